@@ -1,0 +1,35 @@
+package io.bulwark.api.fleet;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The persistent inventory of nodes and GPUs. Provided by the store; used by the health engine (which records
+ * what telemetry reports) and by the web API. Every method is thread-safe; a write is durable when it returns.
+ */
+@ProviderType
+public interface FleetRepository {
+
+  /** Returns every node, sorted by id. Never null. */
+  List<Node> nodes();
+
+  /** Returns the node with this id, or empty. */
+  Optional<Node> node(NodeId id);
+
+  /**
+   * Records that telemetry saw these GPUs on the node at {@code at}: creates the node ({@link
+   * LifecycleState#DEPLOYED}) if it is new, adds GPUs not yet known, refreshes UUID and model of known ones, and
+   * never removes a GPU. Returns the node as stored.
+   */
+  Node recordObserved(NodeId id, Collection<Gpu> reported, Instant at);
+
+  /**
+   * Sets the lifecycle state of a known node.
+   *
+   * @throws java.util.NoSuchElementException if the node is not in the inventory
+   */
+  Node setState(NodeId id, LifecycleState state);
+}

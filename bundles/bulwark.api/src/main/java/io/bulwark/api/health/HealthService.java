@@ -1,0 +1,21 @@
+package io.bulwark.api.health;
+
+import java.util.List;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The health of the fleet as the engine judges it: findings and the capacity account. Provided by the health
+ * bundle; used by the web API and the diagnostics. Thread-safe.
+ */
+@ProviderType
+public interface HealthService {
+
+  /** Returns the findings that match, newest first. */
+  List<Finding> findings(FindingQuery query);
+
+  /** Returns the latest capacity account (recomputed on every evaluation). */
+  CapacityReport capacity();
+
+  /** Returns the names of the detectors currently taking part. */
+  List<String> detectors();
+}

@@ -1,0 +1,10 @@
+/**
+ * Telemetry: series of samples keyed by node, GPU and metric, the query service over recent samples, scrape
+ * target status, and the names of the dcgm-exporter fields Bulwark reads.
+ */
+@Export
+@Version("1.0.0")
+package io.bulwark.api.telemetry;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;
