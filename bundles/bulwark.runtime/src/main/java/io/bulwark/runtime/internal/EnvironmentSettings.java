@@ -1,0 +1,133 @@
+package io.bulwark.runtime.internal;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The settings an installer gives through environment variables, checked and mapped onto the configuration of the
+ * components they belong to. A bad value is refused with a message that names the variable and says what is
+ * expected; nothing is half-applied.
+ *
+ * <table>
+ *   <caption>Variables</caption>
+ *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file lives in it</td></tr>
+ *   <tr><td>BULWARK_HTTP_PORT</td><td>io.bulwark.web httpPort</td></tr>
+ *   <tr><td>BULWARK_HTTPS_PORT</td><td>io.bulwark.web httpsPort</td></tr>
+ *   <tr><td>BULWARK_BIND_ADDRESS</td><td>io.bulwark.web bindAddress</td></tr>
+ *   <tr><td>BULWARK_FILE_SD</td><td>io.bulwark.telemetry fileSd; turns the simulator off</td></tr>
+ *   <tr><td>BULWARK_SIM_PORT</td><td>io.bulwark.sim port</td></tr>
+ * </table>
+ */
+final class EnvironmentSettings {
+  static final String STORE_PID = "io.bulwark.store";
+  static final String WEB_PID = "io.bulwark.web";
+  static final String TELEMETRY_PID = "io.bulwark.telemetry";
+  static final String SIM_PID = "io.bulwark.sim";
+  static final String DEMO_TARGETS_FILE = "sim-targets.json";
+
+  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:\\-\\[\\]%]{1,255}");
+
+  private final Map<String, Map<String, Object>> overrides;
+
+  private EnvironmentSettings(Map<String, Map<String, Object>> overrides) {
+    this.overrides = overrides;
+  }
+
+  /**
+   * Reads the BULWARK_* variables of {@code env}.
+   *
+   * @throws InvalidSettingException naming the first variable whose value is unusable
+   */
+  static EnvironmentSettings from(Map<String, String> env) {
+    Map<String, Map<String, Object>> o = new LinkedHashMap<>();
+    String dataDir = value(env, "BULWARK_DATA_DIR");
+    if (dataDir != null) {
+      Path dir = path("BULWARK_DATA_DIR", dataDir);
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new InvalidSettingException("BULWARK_DATA_DIR", dataDir, "it is a file, not a folder");
+      }
+      put(o, STORE_PID, "dataDir", dir.toString());
+      put(o, SIM_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
+      put(o, TELEMETRY_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
+    }
+    String httpPort = value(env, "BULWARK_HTTP_PORT");
+    if (httpPort != null) {
+      put(o, WEB_PID, "httpPort", port("BULWARK_HTTP_PORT", httpPort));
+    }
+    String httpsPort = value(env, "BULWARK_HTTPS_PORT");
+    if (httpsPort != null) {
+      put(o, WEB_PID, "httpsPort", port("BULWARK_HTTPS_PORT", httpsPort));
+    }
+    String bind = value(env, "BULWARK_BIND_ADDRESS");
+    if (bind != null) {
+      if (!HOST.matcher(bind).matches()) {
+        throw new InvalidSettingException("BULWARK_BIND_ADDRESS", bind, "expected an IP address or host name");
+      }
+      put(o, WEB_PID, "bindAddress", bind);
+    }
+    String simPort = value(env, "BULWARK_SIM_PORT");
+    if (simPort != null) {
+      put(o, SIM_PID, "port", port("BULWARK_SIM_PORT", simPort));
+    }
+    String fileSd = value(env, "BULWARK_FILE_SD");
+    if (fileSd != null) {
+      Path file = path("BULWARK_FILE_SD", fileSd);
+      if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+        throw new InvalidSettingException("BULWARK_FILE_SD", fileSd,
+            "no readable file there; give the path of a Prometheus file_sd JSON file");
+      }
+      put(o, TELEMETRY_PID, "fileSd", file.toString());
+      put(o, SIM_PID, "enabled", Boolean.FALSE);
+    }
+    return new EnvironmentSettings(o);
+  }
+
+  /** Returns the properties to override for the configuration {@code pid}; empty if none. */
+  Map<String, Object> overridesFor(String pid) {
+    return overrides.getOrDefault(pid, Map.of());
+  }
+
+  /** Returns every override, by PID. */
+  Map<String, Map<String, Object>> all() {
+    return overrides;
+  }
+
+  private static String value(Map<String, String> env, String name) {
+    String v = env.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v.isBlank()) {
+      throw new InvalidSettingException(name, v, "it is empty; unset it or give a value");
+    }
+    return v.trim();
+  }
+
+  private static void put(Map<String, Map<String, Object>> o, String pid, String key, Object value) {
+    o.computeIfAbsent(pid, p -> new LinkedHashMap<>()).put(key, value);
+  }
+
+  private static int port(String name, String value) {
+    try {
+      int port = Integer.parseInt(value);
+      if (port >= 1 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new InvalidSettingException(name, value, "expected a TCP port number from 1 to 65535");
+  }
+
+  private static Path path(String name, String value) {
+    try {
+      return Path.of(value).toAbsolutePath().normalize();
+    } catch (InvalidPathException e) {
+      throw new InvalidSettingException(name, value, "not a valid path: " + e.getReason());
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.bulwark.runtime.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Hashtable;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EnvironmentSettingsTest {
+  @TempDir Path dir;
+
+  @Test
+  void noVariablesMeansNoOverrides() {
+    assertThat(EnvironmentSettings.from(Map.of("PATH", "/usr/bin")).all()).isEmpty();
+  }
+
+  @Test
+  void dataDirMovesTheStoreAndTheDemoTargetsFile() {
+    EnvironmentSettings s = EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", dir.toString()));
+    assertThat(s.overridesFor("io.bulwark.store")).containsEntry("dataDir", dir.toString());
+    assertThat(s.overridesFor("io.bulwark.sim"))
+        .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
+    assertThat(s.overridesFor("io.bulwark.telemetry"))
+        .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
+  }
+
+  @Test
+  void fileSdPointsTelemetryAtRealTargetsAndTurnsTheSimulatorOff() throws Exception {
+    Path targets = Files.writeString(dir.resolve("targets.json"), "[]");
+    EnvironmentSettings s = EnvironmentSettings.from(
+        Map.of("BULWARK_DATA_DIR", dir.toString(), "BULWARK_FILE_SD", targets.toString()));
+    assertThat(s.overridesFor("io.bulwark.telemetry")).containsEntry("fileSd", targets.toString());
+    assertThat(s.overridesFor("io.bulwark.sim")).containsEntry("enabled", false);
+  }
+
+  @Test
+  void portsAreParsed() {
+    EnvironmentSettings s = EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "18080", "BULWARK_SIM_PORT", "19400"));
+    assertThat(s.overridesFor("io.bulwark.web")).containsEntry("httpPort", 18080);
+    assertThat(s.overridesFor("io.bulwark.sim")).containsEntry("port", 19400);
+  }
+
+  @Test
+  void badValuesAreRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTPS_PORT", "eighty")))
+        .hasMessageContaining("BULWARK_HTTPS_PORT").hasMessageContaining("eighty");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "70000")))
+        .hasMessageContaining("BULWARK_HTTP_PORT").hasMessageContaining("1 to 65535");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_FILE_SD", dir.resolve("none.json").toString())))
+        .hasMessageContaining("BULWARK_FILE_SD").hasMessageContaining("no readable file");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", " ")))
+        .hasMessageContaining("BULWARK_DATA_DIR").hasMessageContaining("empty");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_BIND_ADDRESS", "0.0.0.0; rm -rf")))
+        .hasMessageContaining("BULWARK_BIND_ADDRESS");
+  }
+
+  @Test
+  void aDataDirThatIsAFileIsRefused() throws Exception {
+    Path file = Files.writeString(dir.resolve("file"), "x");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", file.toString())))
+        .hasMessageContaining("BULWARK_DATA_DIR").hasMessageContaining("not a folder");
+  }
+
+  @Test
+  void thePluginOverridesOnlyTheConfigurationItBelongsTo() {
+    EnvironmentOverrides plugin = new EnvironmentOverrides(Map.of("BULWARK_HTTP_PORT", "18080"), false);
+    Hashtable<String, Object> web = new Hashtable<>(Map.of("service.pid", "io.bulwark.web", "httpPort", 8080));
+    Hashtable<String, Object> store = new Hashtable<>(Map.of("service.pid", "io.bulwark.store", "dataDir", "data"));
+    plugin.modifyConfiguration(null, web);
+    plugin.modifyConfiguration(null, store);
+    assertThat(web).containsEntry("httpPort", 18080);
+    assertThat(store).containsEntry("dataDir", "data").hasSize(2);
+  }
+}
