@@ -1,0 +1,47 @@
+package io.bulwark.health.dcgm.internal;
+
+import io.bulwark.api.telemetry.DcgmField;
+
+/**
+ * A sustained throttle measured on one busy GPU: how many samples carried the throttle bits, which reasons were
+ * set, and how fast the GPU ran against its reference clock. Made by {@link ThrottleJudge}; turned into a
+ * condition by the thermal and power throttle detectors.
+ *
+ * @param performanceFactor mean SM clock / reference clock, clamped to [0.05, 1]; 1 when the clock is unknown
+ */
+record Throttling(
+    int samples,
+    int throttledSamples,
+    String reasonsSeen,
+    String masks,
+    Busyness busyness,
+    double meanSmClockMhz,
+    double referenceSmClockMhz,
+    String referenceBasis,
+    double performanceFactor) {
+
+  double fraction() {
+    return (double) throttledSamples / samples;
+  }
+
+  /** Returns the evidence every throttle condition carries. */
+  Evidence evidence(String bits, ThrottleOptions options) {
+    Evidence e = Evidence.of(DcgmField.CLOCKS_EVENT_REASONS)
+        .put("values", masks)
+        .put("reasonsSeen", reasonsSeen)
+        .put("throttledSamples", throttledSamples + " of " + samples)
+        .threshold(bits + " set in >= " + Evidence.percent(options.sustainedFraction()) + " of at least "
+            + options.minSamples() + " samples while the GPU is busy")
+        .window(options.windowSeconds())
+        .put("busy", busyness.basis())
+        .put("referenceBasis", referenceBasis);
+    if (Double.isFinite(meanSmClockMhz)) {
+      e.put("meanSmClockMhz", meanSmClockMhz);
+    }
+    if (Double.isFinite(referenceSmClockMhz)) {
+      e.put("referenceSmClockMhz", referenceSmClockMhz);
+    }
+    e.put("performanceFactor", performanceFactor);
+    return e;
+  }
+}

@@ -1,0 +1,152 @@
+package io.bulwark.health.dcgm.internal;
+
+import static io.bulwark.health.dcgm.internal.SimulatedFleet.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.Condition;
+import io.bulwark.api.health.Severity;
+import io.bulwark.api.telemetry.DcgmField;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class XidDetectorTest {
+  private final SimulatedFleet fleet = new SimulatedFleet(2, 8, "H100");
+  private final XidDetector detector = new XidDetector(XidOptions.defaults());
+
+  /** GPU {@code gpu} of gpu-node-001 reports {@code code} from second {@code from} to second {@code to}. */
+  private void xid(int gpu, int code, long from, long to) {
+    NodeId target = node(1);
+    fleet.with((n, g, metric, s, sound) -> n.equals(target) && g == gpu && metric.equals(DcgmField.XID_ERRORS)
+        && s >= from && s <= to ? (double) code : null);
+  }
+
+  @Test
+  void a_hardware_xid_marks_the_gpu_critical_with_its_meaning_and_an_operator_action() {
+    xid(3, 79, 5, 5);
+    fleet.run(6);
+
+    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
+      assertThat(c.kind()).isEqualTo("xid");
+      assertThat(c.node()).isEqualTo(node(1));
+      assertThat(c.gpu()).isEqualTo(3);
+      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+      assertThat(c.evidence()).containsEntry("code", "79").containsEntry("class", "hardware")
+          .containsEntry("metric", DcgmField.XID_ERRORS).containsEntry("window", "last 30 s")
+          .containsKeys("values", "threshold");
+      assertThat(c.evidence().get("meaning")).contains("fallen off the bus");
+      assertThat(c.recommendedAction()).contains("gpu-node-001").contains("GPU 3");
+    });
+  }
+
+  @Test
+  void every_listed_hardware_xid_is_critical() {
+    for (int code : List.of(48, 63, 64, 74, 79, 92, 93, 94, 95, 119, 120)) {
+      SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
+      f.with((n, g, metric, s, sound) -> g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
+      f.run(2);
+      assertThat(detector.evaluate(f.context())).as("XID %d", code).singleElement()
+          .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
+    }
+  }
+
+  @Test
+  void an_application_xid_is_information_only_and_does_not_mark_the_gpu_bad() {
+    xid(2, 13, 3, 3);
+    xid(4, 31, 3, 3);
+    fleet.run(5);
+
+    List<Condition> conditions = detector.evaluate(fleet.context());
+    assertThat(conditions).hasSize(2).allSatisfy(c -> {
+      assertThat(c.severity()).isEqualTo(Severity.INFO);
+      assertThat(c.performanceFactor()).isEqualTo(1.0);
+      assertThat(c.evidence()).containsEntry("class", "application");
+      assertThat(c.recommendedAction()).startsWith("No action on the GPU");
+    });
+  }
+
+  @Test
+  void an_unknown_xid_is_a_warning() {
+    xid(1, 999, 3, 3);
+    fleet.run(4);
+
+    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
+      assertThat(c.severity()).isEqualTo(Severity.WARNING);
+      assertThat(c.evidence()).containsEntry("class", "unclassified");
+    });
+  }
+
+  @Test
+  void the_worst_code_seen_in_the_window_is_reported_and_all_codes_are_listed() {
+    xid(0, 13, 2, 2);
+    xid(0, 48, 4, 4);
+    xid(0, 43, 6, 6);
+    fleet.run(8);
+
+    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
+      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+      assertThat(c.evidence()).containsEntry("code", "48").containsEntry("codesSeen", "13, 48, 43");
+    });
+  }
+
+  @Test
+  void an_xid_holds_for_the_hold_time_and_then_clears() {
+    xid(5, 79, 1, 1);
+    fleet.run(30);
+    assertThat(detector.evaluate(fleet.context())).hasSize(1);
+
+    fleet.run(2);
+    assertThat(detector.evaluate(fleet.context())).isEmpty();
+  }
+
+  @Test
+  void no_xid_and_malformed_samples_raise_nothing() {
+    NodeId target = node(0);
+    fleet.with((n, g, metric, s, sound) -> {
+      if (!n.equals(target) || !metric.equals(DcgmField.XID_ERRORS)) {
+        return null;
+      }
+      return switch (g) {
+        case 0 -> Double.POSITIVE_INFINITY;
+        case 1 -> -5.0;
+        case 2 -> 48.5;
+        default -> null;
+      };
+    });
+    fleet.run(10);
+
+    assertThat(detector.evaluate(fleet.context())).isEmpty();
+  }
+
+  @Test
+  void a_gpu_that_dropped_out_of_telemetry_keeps_its_xid() {
+    xid(6, 79, 2, 3);
+    fleet.run(3);
+    fleet.drop(node(1), 6);
+    fleet.run(2);
+
+    assertThat(detector.evaluate(fleet.context())).singleElement()
+        .satisfies(c -> assertThat(c.gpu()).isEqualTo(6));
+  }
+
+  @Test
+  void configured_codes_extend_the_hardware_list_and_invalid_values_name_the_property() {
+    XidDetector configured = new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+        Map.of("additionalHardwareXids", new int[] {61})));
+    xid(1, 61, 3, 3);
+    fleet.run(4);
+    assertThat(configured.evaluate(fleet.context())).singleElement()
+        .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
+    assertThat(detector.evaluate(fleet.context())).singleElement()
+        .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.WARNING));
+
+    assertThat(XidOptions.from(ConfigFixture.of(XidDetectorConfig.class, Map.of())))
+        .isEqualTo(XidOptions.defaults());
+    assertThatThrownBy(() -> new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+        Map.of("holdSeconds", 0)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdSeconds");
+    assertThatThrownBy(() -> new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+        Map.of("applicationXids", new int[] {-1})))).hasMessageContaining("applicationXids");
+  }
+}

@@ -1,0 +1,93 @@
+package io.bulwark.health.internal;
+
+import io.bulwark.api.health.Condition;
+import io.bulwark.api.health.DetectionContext;
+import io.bulwark.api.health.Detector;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The detectors taking part in evaluations, as they come and go, and the evaluation of all of them: a detector that
+ * throws (or returns null) fails this evaluation only and is logged once per run of failures. Joining and leaving
+ * are thread-safe; {@link #evaluateAll} runs on the engine thread.
+ */
+final class DetectorRoster {
+  private static final Logger LOG = System.getLogger(DetectorRoster.class.getName());
+
+  private final List<Entry> detectors = new CopyOnWriteArrayList<>();
+  private final Set<String> failing = ConcurrentHashMap.newKeySet();
+
+  /** What one evaluation of all detectors gave. */
+  record Evaluation(Map<String, List<Condition>> reported, Set<String> failed) {}
+
+  /** Adds a detector; returns the name it is known by. */
+  String add(Detector detector) {
+    Entry entry = new Entry(detector, nameOf(detector));
+    detectors.add(entry);
+    return entry.name;
+  }
+
+  /** Removes a detector; returns the name it was known by, or null if it was not taking part. */
+  String remove(Detector detector) {
+    for (Entry e : detectors) {
+      if (e.detector == detector) {
+        detectors.remove(e);
+        failing.remove(e.name);
+        return e.name;
+      }
+    }
+    return null;
+  }
+
+  /** Returns the names of the detectors taking part, in the order they joined. */
+  List<String> names() {
+    return detectors.stream().map(Entry::name).toList();
+  }
+
+  /** Evaluates every detector once. */
+  Evaluation evaluateAll(DetectionContext context) {
+    Map<String, List<Condition>> reported = new LinkedHashMap<>();
+    Set<String> failed = new HashSet<>();
+    for (Entry e : detectors) {
+      try {
+        List<Condition> conditions = e.detector.evaluate(context);
+        if (conditions == null) {
+          throw new IllegalStateException("detector returned null instead of a list of conditions");
+        }
+        reported.computeIfAbsent(e.name, k -> new ArrayList<>()).addAll(conditions);
+        if (failing.remove(e.name)) {
+          LOG.log(Level.INFO, "Detector ''{0}'' evaluates again after failing", e.name);
+        }
+      } catch (RuntimeException ex) {
+        failed.add(e.name);
+        if (failing.add(e.name)) {
+          LOG.log(Level.WARNING, "Detector '" + e.name + "' failed and is skipped in this evaluation; its open"
+              + " findings are kept unchanged until it evaluates again. Check the detector's configuration and"
+              + " the telemetry it reads.", ex);
+        } else {
+          LOG.log(Level.DEBUG, "Detector ''{0}'' failed again: {1}", e.name, ex.toString());
+        }
+      }
+    }
+    return new Evaluation(reported, failed);
+  }
+
+  private static String nameOf(Detector detector) {
+    try {
+      String name = detector.name();
+      return name == null || name.isBlank() ? detector.getClass().getName() : name;
+    } catch (RuntimeException e) {
+      return detector.getClass().getName();
+    }
+  }
+
+  private record Entry(Detector detector, String name) {}
+}

@@ -1,0 +1,232 @@
+package io.bulwark.health.internal;
+
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.fleet.Node;
+import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingListener;
+import io.bulwark.api.health.FindingQuery;
+import io.bulwark.api.health.FindingRepository;
+import io.bulwark.api.health.HealthService;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The health engine: on its own thread, every evaluation interval, it records what telemetry reports into the
+ * inventory, asks every registered {@link Detector} what holds now, turns the conditions into findings with
+ * hysteresis (stored, and told to every {@link FindingListener}), and recomputes the capacity account. Provides the
+ * {@link HealthService} to the web API. Open findings are restored from the store on activation, so a restart does
+ * not duplicate them.
+ */
+@Component(
+    service = HealthService.class,
+    configurationPid = "io.bulwark.health",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = HealthEngineConfig.class)
+public final class HealthEngine implements HealthService {
+  private static final Logger LOG = System.getLogger(HealthEngine.class.getName());
+  private static final int RESTORE_LIMIT = 1_000_000;
+
+  private final TelemetryQuery telemetry;
+  private final FleetRepository fleet;
+  private final FindingRepository findingRepository;
+  private final HealthEngineOptions options;
+  private final Clock clock;
+  private final FindingTracker tracker;
+  private final InventoryRecorder recorder;
+  private final DetectorRoster roster = new DetectorRoster();
+  private final FindingPublisher publisher;
+  private volatile List<Node> inventory = List.of();
+  private volatile Map<String, Finding> openById = Map.of();
+  private volatile CapacityReport capacity;
+  private volatile ScheduledExecutorService scheduler;
+
+  /**
+   * @throws IllegalArgumentException if a configuration value is out of range (the message names it)
+   * @throws IllegalStateException if the open findings cannot be read from the store
+   */
+  @Activate
+  public HealthEngine(
+      @Reference TelemetryQuery telemetry,
+      @Reference FleetRepository fleet,
+      @Reference FindingRepository findingRepository,
+      HealthEngineConfig config) {
+    this(telemetry, fleet, findingRepository, HealthEngineOptions.from(config), Clock.systemUTC());
+  }
+
+  HealthEngine(TelemetryQuery telemetry, FleetRepository fleet, FindingRepository findingRepository,
+      HealthEngineOptions options, Clock clock) {
+    this.telemetry = telemetry;
+    this.fleet = fleet;
+    this.findingRepository = findingRepository;
+    this.options = options;
+    this.clock = clock;
+    this.tracker = new FindingTracker(options.resolveAfterMillis(), HealthEngineOptions.REFRESH_PERSIST_MILLIS,
+        () -> UUID.randomUUID().toString());
+    this.recorder = new InventoryRecorder(telemetry, fleet);
+    this.publisher = new FindingPublisher(findingRepository);
+    long now = clock.millis();
+    this.capacity = CapacityReport.of(Instant.ofEpochMilli(now), List.of());
+    restoreOpenFindings(now);
+  }
+
+  /** Starts the evaluations on the engine's own thread. */
+  @Activate
+  void start() {
+    ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "bulwark-health-engine");
+      t.setDaemon(true);
+      return t;
+    });
+    scheduler = s;
+    long interval = options.evaluationIntervalMillis();
+    s.scheduleWithFixedDelay(this::evaluateSafely, interval, interval, TimeUnit.MILLISECONDS);
+    LOG.log(Level.INFO, "Health engine started: evaluating every {0} ms; a finding resolves after its condition"
+        + " has been absent for {1} ms", interval, options.resolveAfterMillis());
+  }
+
+  /** Stops the evaluations; an evaluation in progress is interrupted. */
+  @Deactivate
+  void stop() {
+    ScheduledExecutorService s = scheduler;
+    if (s == null) {
+      return;
+    }
+    s.shutdownNow();
+    try {
+      if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.log(Level.WARNING, "Health engine: an evaluation did not finish within 5 s of stopping");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY, unbind = "removeDetector")
+  void addDetector(Detector detector) {
+    LOG.log(Level.INFO, "Detector ''{0}'' takes part in health evaluations", roster.add(detector));
+  }
+
+  void removeDetector(Detector detector) {
+    String name = roster.remove(detector);
+    if (name != null) {
+      LOG.log(Level.INFO, "Detector ''{0}'' left; its open findings resolve once absent for {1} ms",
+          name, options.resolveAfterMillis());
+    }
+  }
+
+  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY, unbind = "removeListener")
+  void addListener(FindingListener listener) {
+    publisher.addListener(listener);
+  }
+
+  void removeListener(FindingListener listener) {
+    publisher.removeListener(listener);
+  }
+
+  /** Runs one evaluation now. Called on the engine thread; tests call it directly. */
+  synchronized void evaluate() {
+    long now = clock.millis();
+    List<Node> nodes = readInventory();
+    if (recorder.record(nodes, Instant.ofEpochMilli(now)) > 0) {
+      nodes = readInventory();
+    }
+    DetectorRoster.Evaluation evaluation = roster.evaluateAll(new EvaluationContext(telemetry, nodes, now));
+    publisher.publish(tracker.apply(evaluation.reported(), evaluation.failed(), now), tracker::freshest);
+    List<Finding> open = tracker.openFindings();
+    openById = open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
+    capacity = CapacityAccount.compute(nodes, open, telemetry, now, options.telemetryStaleMillis());
+  }
+
+  @Override
+  public List<Finding> findings(FindingQuery query) {
+    Map<String, Finding> byId = new LinkedHashMap<>();
+    for (Finding f : findingRepository.find(query)) {
+      byId.put(f.id(), f);
+    }
+    for (Finding f : openById.values()) {
+      if (query.matches(f)) {
+        byId.put(f.id(), f);
+      }
+    }
+    return byId.values().stream()
+        .sorted(Comparator.comparing(Finding::lastSeen).reversed())
+        .limit(query.limit())
+        .toList();
+  }
+
+  @Override
+  public CapacityReport capacity() {
+    return capacity;
+  }
+
+  @Override
+  public List<String> detectors() {
+    return roster.names();
+  }
+
+  private void evaluateSafely() {
+    try {
+      evaluate();
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "Health evaluation failed; findings and capacity stay as they were and the next"
+          + " evaluation runs as scheduled. Check telemetry and the store.", e);
+    }
+  }
+
+  private List<Node> readInventory() {
+    try {
+      inventory = fleet.nodes();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not read the inventory; evaluating with the last one read ("
+          + inventory.size() + " nodes). Check the store.", e);
+    }
+    return inventory;
+  }
+
+  private void restoreOpenFindings(long now) {
+    List<Finding> stored;
+    try {
+      stored = findingRepository.find(FindingQuery.open().withLimit(RESTORE_LIMIT));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("Health engine cannot start: the open findings could not be read from"
+          + " the store, and starting without them would open duplicates. Check the store.", e);
+    }
+    long keepUntil = now + options.startupGraceMillis();
+    List<FindingChange> superseded = stored.stream()
+        .flatMap(f -> tracker.restore(f, now, keepUntil).stream())
+        .map(f -> new FindingChange(FindingChange.Type.RESOLVED, f))
+        .toList();
+    publisher.publish(superseded, tracker::freshest);
+    List<Finding> open = tracker.openFindings();
+    openById = open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
+    if (!open.isEmpty()) {
+      LOG.log(Level.INFO, "Health engine restored {0} open finding(s) from the store", open.size());
+    }
+  }
+}
