@@ -1,0 +1,144 @@
+package io.bulwark.sim.internal;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The fleet simulator of the demo role and of end-to-end tests: serves a dcgm-exporter page per simulated node
+ * and the control API on one HTTP listener (on the shared Vert.x), writes the Prometheus {@code file_sd} targets
+ * once it listens, and plays the configured scenario. Never part of the hardened image.
+ */
+@Component(
+    service = {},
+    configurationPid = "io.bulwark.sim",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = SimulatorConfig.class)
+public final class FleetSimulator {
+  private static final System.Logger LOG = System.getLogger(FleetSimulator.class.getName());
+  private static final long START_TIMEOUT_SECONDS = 10;
+  private static final long PRUNE_PERIOD_MILLIS = 1_000;
+
+  private final Vertx vertx;
+  private final Running running;
+
+  /** What runs while the simulator is enabled. */
+  private record Running(SimulatedFleet fleet, FaultBook faults, HttpServer server, long pruneTimer, long cycleTimer) {}
+
+  @Activate
+  public FleetSimulator(@Reference Vertx vertx, SimulatorConfig config) {
+    this(vertx, SimulatorOptions.from(config), Clock.systemUTC());
+  }
+
+  FleetSimulator(Vertx vertx, SimulatorOptions options, Clock clock) {
+    this.vertx = vertx;
+    if (!options.enabled()) {
+      LOG.log(Level.INFO, "Fleet simulator is off (enabled=false): no simulated nodes are served");
+      this.running = null;
+      return;
+    }
+    this.running = start(options, clock);
+  }
+
+  private Running start(SimulatorOptions options, Clock clock) {
+    FaultBook faults = new FaultBook();
+    SimulatedFleet fleet = new SimulatedFleet(options.nodes(), options.gpusPerNode(), options.nodePrefix(),
+        options.seed(), clock.millis(), faults);
+    Router router = Router.router(vertx);
+    new NodePages(fleet, clock).mount(router);
+    new ControlApi(fleet, faults, clock).mount(router);
+    Problem.answerRouterErrors(router, LOG);
+
+    HttpServer server = listen(router, options);
+    String address = TargetFile.address(options.bindAddress(), server.actualPort());
+    try {
+      TargetFile.write(options.fileSd(), TargetFile.content(fleet.nodes(), address));
+    } catch (IOException e) {
+      close(server);
+      throw new IllegalStateException("Fleet simulator cannot write its file_sd targets to "
+          + options.fileSd().toAbsolutePath() + " (" + e + "); set fileSd to a writable path", e);
+    }
+
+    long cycleTimer = -1;
+    if (options.scenario() == Scenario.DEMO) {
+      DemoScenario demo = new DemoScenario(fleet, faults, options.seed());
+      demo.start(clock.millis());
+      cycleTimer = vertx.setPeriodic(DemoScenario.FIRST_CYCLE_DELAY_MILLIS, DemoScenario.CYCLE_PERIOD_MILLIS,
+          id -> demo.cycle(clock.millis()));
+    }
+    long pruneTimer = vertx.setPeriodic(PRUNE_PERIOD_MILLIS, id -> faults.prune(clock.millis()));
+    LOG.log(Level.INFO, "Fleet simulator serves {0} nodes x {1} GPUs at http://{2}/nodes/<node>/metrics"
+        + " (scenario {3}, seed {4}); file_sd targets written to {5}", options.nodes(), options.gpusPerNode(),
+        address, options.scenario().word(), options.seed(), options.fileSd().toAbsolutePath());
+    return new Running(fleet, faults, server, pruneTimer, cycleTimer);
+  }
+
+  private HttpServer listen(Router router, SimulatorOptions options) {
+    HttpServerOptions serverOptions =
+        new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port());
+    String where = options.bindAddress() + ":" + options.port();
+    try {
+      return vertx.createHttpServer(serverOptions)
+          .requestHandler(router)
+          .listen()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Fleet simulator cannot listen on " + where + " (" + e.getCause()
+          + "); choose a free port, or port 0 for any", e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Fleet simulator did not start listening on " + where + " within "
+          + START_TIMEOUT_SECONDS + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Fleet simulator was interrupted while starting on " + where, e);
+    }
+  }
+
+  @Deactivate
+  void stop() {
+    if (running == null) {
+      return;
+    }
+    vertx.cancelTimer(running.pruneTimer());
+    if (running.cycleTimer() >= 0) {
+      vertx.cancelTimer(running.cycleTimer());
+    }
+    close(running.server());
+    LOG.log(Level.INFO, "Fleet simulator stopped; its nodes no longer answer scrapes");
+  }
+
+  private static void close(HttpServer server) {
+    try {
+      server.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.WARNING, "Fleet simulator listener did not close cleanly: {0}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Returns the port the simulator listens on, or -1 when it is off. */
+  int port() {
+    return running == null ? -1 : running.server().actualPort();
+  }
+
+  /** Returns the faults the simulator holds, or null when it is off. */
+  FaultBook faults() {
+    return running == null ? null : running.faults();
+  }
+}
