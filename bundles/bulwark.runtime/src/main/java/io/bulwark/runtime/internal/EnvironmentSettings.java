@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_BIND_ADDRESS</td><td>io.bulwark.web bindAddress</td></tr>
  *   <tr><td>BULWARK_FILE_SD</td><td>io.bulwark.telemetry fileSd; turns the simulator off</td></tr>
  *   <tr><td>BULWARK_SIM_PORT</td><td>io.bulwark.sim port</td></tr>
+ *   <tr><td>BULWARK_SIM_SCENARIO</td><td>io.bulwark.sim scenario: demo or none</td></tr>
  * </table>
  */
 final class EnvironmentSettings {
@@ -72,6 +73,13 @@ final class EnvironmentSettings {
     String simPort = value(env, "BULWARK_SIM_PORT");
     if (simPort != null) {
       put(o, SIM_PID, "port", port("BULWARK_SIM_PORT", simPort));
+    }
+    String scenario = value(env, "BULWARK_SIM_SCENARIO");
+    if (scenario != null) {
+      if (!scenario.equals("demo") && !scenario.equals("none")) {
+        throw new InvalidSettingException("BULWARK_SIM_SCENARIO", scenario, "expected demo or none");
+      }
+      put(o, SIM_PID, "scenario", scenario);
     }
     String fileSd = value(env, "BULWARK_FILE_SD");
     if (fileSd != null) {

@@ -31,15 +31,18 @@ public final class GracefulShutdown {
 
   private void stopFramework(Framework framework) {
     stoppedByHook = true;
-    LOG.log(Level.INFO, "Shutdown requested: stopping Bulwark");
+    // java.util.logging resets its handlers in its own shutdown hook: report on stderr directly.
+    System.err.println("Bulwark: shutdown requested, stopping components and closing the store");
     try {
       framework.stop();
       FrameworkEvent event = framework.waitForStop(STOP_TIMEOUT_MILLIS);
       if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
-        LOG.log(Level.WARNING, "Bulwark did not stop within {0} ms; exiting anyway", STOP_TIMEOUT_MILLIS);
+        System.err.println("Bulwark: did not stop within " + STOP_TIMEOUT_MILLIS + " ms; exiting anyway");
+      } else {
+        System.err.println("Bulwark: stopped");
       }
     } catch (BundleException e) {
-      LOG.log(Level.ERROR, "Stopping the framework failed: {0}", e.getMessage());
+      System.err.println("Bulwark: stopping the framework failed: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -56,6 +56,8 @@ class EnvironmentSettingsTest {
         .hasMessageContaining("BULWARK_DATA_DIR").hasMessageContaining("empty");
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_BIND_ADDRESS", "0.0.0.0; rm -rf")))
         .hasMessageContaining("BULWARK_BIND_ADDRESS");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_SIM_SCENARIO", "chaos")))
+        .hasMessageContaining("BULWARK_SIM_SCENARIO").hasMessageContaining("demo or none");
   }
 
   @Test

@@ -90,7 +90,8 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
     if (!db.isClosed()) {
       db.commit();
       db.close();
-      LOG.log(Level.INFO, "Store closed: {0}", options.databaseFile());
+      // Also on stderr: during JVM shutdown java.util.logging may already have closed its handlers.
+      System.err.println("Bulwark: store closed cleanly: " + options.databaseFile());
     }
   }
 

@@ -1,0 +1,139 @@
+package io.bulwark.e2e;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Bulwark process started from an exported role jar exactly as an admin starts it ({@code java -jar}), with its
+ * own data folder and free ports, its console captured to a log file. Stopped with SIGTERM like a service manager.
+ */
+final class RunningAppliance implements AutoCloseable {
+  final Path dataDir;
+  final Path log;
+  final int httpPort;
+  final int simPort;
+  final Process process;
+  final long startedNanos = System.nanoTime();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private RunningAppliance(Path jar, Path workDir, Map<String, String> env) throws IOException {
+    this.dataDir = workDir.resolve("data");
+    this.log = workDir.resolve("console.log");
+    this.httpPort = Integer.parseInt(env.get("BULWARK_HTTP_PORT"));
+    this.simPort = Integer.parseInt(env.getOrDefault("BULWARK_SIM_PORT", "0"));
+    Files.createDirectories(workDir);
+    ProcessBuilder pb = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString())
+        .directory(workDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("BULWARK_"));
+    pb.environment().putAll(env);
+    this.process = pb.start();
+  }
+
+  /** Starts the demo role in {@code workDir} on free ports; {@code extraEnv} adds or replaces variables. */
+  static RunningAppliance demo(Path workDir, Map<String, String> extraEnv) throws IOException {
+    Map<String, String> env = new HashMap<>();
+    env.put("BULWARK_DATA_DIR", workDir.resolve("data").toString());
+    env.put("BULWARK_HTTP_PORT", Integer.toString(freePort()));
+    env.put("BULWARK_SIM_PORT", Integer.toString(freePort()));
+    env.putAll(extraEnv);
+    return new RunningAppliance(Path.of(System.getProperty("bulwark.demo.jar")), workDir, env);
+  }
+
+  static Path workDir(String name) throws IOException {
+    Path dir = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e")).resolve(name);
+    Files.createDirectories(dir);
+    return dir;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + httpPort;
+  }
+
+  /** Waits until the API answers; returns the seconds from process start until then. */
+  double awaitUp(Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new AssertionError("Bulwark exited with " + process.exitValue() + " before it listened:\n" + console());
+      }
+      try {
+        if (get("/api/v1/health").statusCode() == 200) {
+          return (System.nanoTime() - startedNanos) / 1e9;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("Bulwark did not answer within " + timeout + ":\n" + console());
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(5)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> send(String method, String url, String json) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+    b = json == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+        : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  String simUrl(String path) {
+    return "http://127.0.0.1:" + simPort + path;
+  }
+
+  String console() {
+    try {
+      return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      return "(console unreadable: " + e + ")";
+    }
+  }
+
+  /** Sends SIGTERM and waits for the exit; returns the exit status. */
+  int terminate(Duration timeout) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw new AssertionError("Bulwark did not stop within " + timeout + " of SIGTERM:\n" + console());
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  static List<String> lines(String text) {
+    return text.lines().toList();
+  }
+}

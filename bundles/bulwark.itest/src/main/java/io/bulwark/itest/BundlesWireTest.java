@@ -1,0 +1,65 @@
+package io.bulwark.itest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.health.FindingRepository;
+import io.bulwark.api.health.HealthService;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
+import io.vertx.core.Vertx;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.test.common.annotation.InjectBundleContext;
+import org.osgi.test.common.annotation.InjectService;
+import org.osgi.test.junit5.context.BundleContextExtension;
+import org.osgi.test.junit5.service.ServiceExtension;
+
+/** Given the appliance bundles in Felix, every bundle is active and every contract has its provider. */
+@ExtendWith({BundleContextExtension.class, ServiceExtension.class})
+class BundlesWireTest {
+
+  @InjectBundleContext BundleContext context;
+
+  @Test
+  void everyBulwarkBundleIsActive() {
+    List<Bundle> ours = Arrays.stream(context.getBundles())
+        .filter(b -> b.getSymbolicName().startsWith("bulwark."))
+        .toList();
+    assertThat(ours).extracting(Bundle::getSymbolicName).contains(
+        "bulwark.api", "bulwark.lib.vertx", "bulwark.runtime", "bulwark.store", "bulwark.telemetry",
+        "bulwark.health", "bulwark.health.dcgm", "bulwark.web", "bulwark.sim");
+    assertThat(ours).allSatisfy(b -> assertThat(b.getState())
+        .as("state of %s", b.getSymbolicName()).isEqualTo(Bundle.ACTIVE));
+  }
+
+  @Test
+  void everyContractHasAProvider(
+      @InjectService(timeout = 10_000) FleetRepository fleet,
+      @InjectService(timeout = 10_000) FindingRepository findings,
+      @InjectService(timeout = 10_000) TelemetryQuery telemetry,
+      @InjectService(timeout = 10_000) TelemetryTargets targets,
+      @InjectService(timeout = 10_000) HealthService health,
+      @InjectService(timeout = 10_000) Vertx vertx) {
+    assertThat(fleet.getClass().getName()).startsWith("io.bulwark.store.");
+    assertThat(findings).isSameAs(fleet);
+    assertThat(telemetry.getClass().getName()).startsWith("io.bulwark.telemetry.");
+    assertThat(targets.getClass().getName()).startsWith("io.bulwark.telemetry.");
+    assertThat(health.getClass().getName()).startsWith("io.bulwark.health.");
+    assertThat(vertx).isNotNull();
+  }
+
+  @Test
+  void theDetectorsOfEveryFirstFindingKindTakePart(@InjectService(timeout = 10_000) HealthService health)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (health.detectors().size() < 5 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(health.detectors()).hasSizeGreaterThanOrEqualTo(5);
+  }
+}

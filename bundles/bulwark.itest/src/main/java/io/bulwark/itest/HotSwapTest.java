@@ -1,0 +1,128 @@
+package io.bulwark.itest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.HealthService;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Version;
+import org.osgi.test.common.annotation.InjectBundleContext;
+import org.osgi.test.common.annotation.InjectService;
+import org.osgi.test.junit5.context.BundleContextExtension;
+import org.osgi.test.junit5.service.ServiceExtension;
+
+/**
+ * Plugins really are plugins: the detector bundle is stopped and uninstalled while the appliance runs, the rest keeps
+ * serving, and an updated version of it is installed and takes part again, all without a restart.
+ */
+@ExtendWith({BundleContextExtension.class, ServiceExtension.class})
+class HotSwapTest {
+  private static final String DETECTORS = "bulwark.health.dcgm";
+
+  @InjectBundleContext BundleContext context;
+
+  @Test
+  void aDetectorBundleIsRemovedAndAnUpdatedOneInstalledWithoutARestart(
+      @InjectService(timeout = 10_000) HealthService health) throws Exception {
+    int port = WebPort.configure(context);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    Bundle detectors = bundle(DETECTORS);
+    byte[] original = read(detectors);
+    await(() -> health.detectors().size() >= 5, "detectors take part");
+    int before = health.detectors().size();
+
+    // given the detector plugin is stopped and uninstalled
+    detectors.stop();
+    detectors.uninstall();
+
+    // then its detectors leave, and the rest keeps serving
+    await(() -> health.detectors().isEmpty(), "detectors leave with their bundle");
+    CapacityReport first = health.capacity();
+    await(() -> health.capacity().at().isAfter(first.at()), "the engine keeps evaluating");
+    HttpResponse<String> status = http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.body()).doesNotContain(DETECTORS);
+    assertThat(bundleIfPresent(DETECTORS)).isNull();
+
+    // when an updated version is installed from its jar
+    Bundle updated = context.installBundle("bulwark-updated:" + DETECTORS,
+        new ByteArrayInputStream(withVersion(original, "0.1.1.hotswap")));
+    updated.start();
+
+    // then it takes part again
+    assertThat(updated.getVersion()).isEqualTo(Version.parseVersion("0.1.1.hotswap"));
+    await(() -> health.detectors().size() == before, "updated detectors take part");
+    HttpResponse<String> after = http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(after.body()).contains(DETECTORS).contains("0.1.1.hotswap");
+  }
+
+  private Bundle bundle(String symbolicName) {
+    Bundle b = bundleIfPresent(symbolicName);
+    assertThat(b).as("bundle %s", symbolicName).isNotNull();
+    return b;
+  }
+
+  private Bundle bundleIfPresent(String symbolicName) {
+    return Arrays.stream(context.getBundles())
+        .filter(b -> symbolicName.equals(b.getSymbolicName()))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static byte[] read(Bundle bundle) throws IOException {
+    String location = bundle.getLocation().replaceFirst("^reference:", "");
+    try (InputStream in = URI.create(location.contains(":") ? location : "file:" + location).toURL().openStream()) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Returns the jar with its Bundle-Version replaced, as a rebuilt plugin would be. */
+  private static byte[] withVersion(byte[] jar, String version) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
+      Manifest manifest = new Manifest(in.getManifest());
+      manifest.getMainAttributes().put(new Attributes.Name("Bundle-Version"), version);
+      try (JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+        for (JarEntry e = in.getNextJarEntry(); e != null; e = in.getNextJarEntry()) {
+          jarOut.putNextEntry(new JarEntry(e.getName()));
+          in.transferTo(jarOut);
+          jarOut.closeEntry();
+        }
+      }
+    }
+    return out.toByteArray();
+  }
+
+  static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+}
