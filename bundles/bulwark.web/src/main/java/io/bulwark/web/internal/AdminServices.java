@@ -1,0 +1,30 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.health.HealthService;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * The services the admin plane reads from: the health engine, the inventory, telemetry and its targets, the
+ * framework's bundles, and the clock that sets the telemetry windows. Handed to every resource.
+ */
+record AdminServices(
+    HealthService health,
+    FleetRepository fleet,
+    TelemetryQuery telemetry,
+    TelemetryTargets targets,
+    BundleInventory bundles,
+    Clock clock) {
+
+  AdminServices {
+    Objects.requireNonNull(health, "health");
+    Objects.requireNonNull(fleet, "fleet");
+    Objects.requireNonNull(telemetry, "telemetry");
+    Objects.requireNonNull(targets, "targets");
+    Objects.requireNonNull(bundles, "bundles");
+    Objects.requireNonNull(clock, "clock");
+  }
+}

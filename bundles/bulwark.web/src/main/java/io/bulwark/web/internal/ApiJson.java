@@ -1,0 +1,100 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.GpuCapacity;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The JSON shapes of the API types that the web API and the event stream share: findings, the capacity account
+ * and scrape targets. Enum values are lower case, instants ISO-8601 strings (null when absent).
+ */
+final class ApiJson {
+  private ApiJson() {}
+
+  /** Returns the finding as the API shows it. */
+  static JsonObject finding(Finding f) {
+    return new JsonObject()
+        .put("id", f.id())
+        .put("kind", f.kind())
+        .put("node", f.node().value())
+        .put("gpu", f.gpu())
+        .put("severity", name(f.severity()))
+        .put("state", name(f.state()))
+        .put("firstSeen", instant(f.firstSeen()))
+        .put("lastSeen", instant(f.lastSeen()))
+        .put("resolvedAt", instant(f.resolvedAt()))
+        .put("summary", f.summary())
+        .put("evidence", new JsonObject(new TreeMap<String, Object>(f.evidence())))
+        .put("recommendedAction", f.recommendedAction())
+        .put("performanceFactor", finite(f.performanceFactor()))
+        .put("occurrences", f.occurrences());
+  }
+
+  /** Returns the capacity account with its one-line summary and the per-GPU list. */
+  static JsonObject capacity(CapacityReport report) {
+    JsonArray gpus = new JsonArray();
+    for (GpuCapacity g : report.gpus()) {
+      gpus.add(new JsonObject()
+          .put("node", g.node().value())
+          .put("gpu", g.gpu())
+          .put("healthy", g.healthy())
+          .put("relativePerformance", finite(g.relativePerformance())));
+    }
+    return new JsonObject()
+        .put("at", instant(report.at()))
+        .put("summary", report.summary())
+        .put("gpusInstalled", report.gpusInstalled())
+        .put("gpusHealthy", report.gpusHealthy())
+        .put("meanRelativePerformance", finite(report.meanRelativePerformance()))
+        .put("effectiveCapacity", finite(report.effectiveCapacity()))
+        .put("gpus", gpus);
+  }
+
+  /** Returns a scrape target with how its last scrape went. */
+  static JsonObject target(TargetStatus t) {
+    Map<String, Object> labels = new TreeMap<>(t.target().labels());
+    return new JsonObject()
+        .put("url", t.target().url())
+        .put("address", t.target().address())
+        .put("scheme", t.target().scheme())
+        .put("metricsPath", t.target().metricsPath())
+        .put("labels", new JsonObject(labels))
+        .put("health", name(t.health()))
+        .put("node", t.node())
+        .put("lastScrape", instant(t.lastScrape()))
+        .put("lastDurationMicros", t.lastDurationMicros())
+        .put("samples", t.samples())
+        .put("lastError", t.lastError());
+  }
+
+  /** Ends the request with {@code body} as {@code application/json}; API answers are never cached. */
+  static void send(RoutingContext ctx, JsonObject body) {
+    ctx.response()
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Cache-Control", "no-store")
+        .end(body.encode());
+  }
+
+  /** Returns the instant as an ISO-8601 string, or null. */
+  static String instant(Instant at) {
+    return at == null ? null : at.toString();
+  }
+
+  /** Returns the enum constant's name in lower case, or null. */
+  static String name(Enum<?> value) {
+    return value == null ? null : value.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Returns the value, or null when it is not a finite number (JSON has no NaN). */
+  static Double finite(double value) {
+    return Double.isFinite(value) ? value : null;
+  }
+}

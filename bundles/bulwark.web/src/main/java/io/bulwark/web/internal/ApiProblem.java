@@ -1,0 +1,50 @@
+package io.bulwark.web.internal;
+
+/**
+ * A request the API refuses, with what the client should know: the HTTP status, the problem type, a title and a
+ * detail, and the query or path parameter at fault if any. Thrown by the API handlers and turned into an RFC 9457
+ * {@code application/problem+json} response by {@link ProblemResponses}.
+ */
+final class ApiProblem extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final String type;
+  private final String title;
+  private final String parameter;
+
+  private ApiProblem(int status, String type, String title, String detail, String parameter) {
+    super(detail, null, false, false);
+    this.status = status;
+    this.type = type;
+    this.title = title;
+    this.parameter = parameter;
+  }
+
+  /** A query or path parameter with a value the API cannot use (400). */
+  static ApiProblem invalidParameter(String parameter, String detail) {
+    return new ApiProblem(400, ProblemResponses.TYPE_INVALID_PARAMETER, "Invalid parameter", detail, parameter);
+  }
+
+  /** Something the request names that does not exist (404). */
+  static ApiProblem notFound(String detail) {
+    return new ApiProblem(404, ProblemResponses.TYPE_NOT_FOUND, "Not found", detail, null);
+  }
+
+  int status() {
+    return status;
+  }
+
+  String type() {
+    return type;
+  }
+
+  String title() {
+    return title;
+  }
+
+  /** The parameter at fault, or null. */
+  String parameter() {
+    return parameter;
+  }
+}

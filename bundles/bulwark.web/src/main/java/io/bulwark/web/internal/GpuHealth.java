@@ -1,0 +1,46 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.Severity;
+import java.util.Collection;
+import java.util.Locale;
+
+/**
+ * The health of one GPU as the fleet grid colours it. {@link #MISSING}: installed but absent from the latest
+ * scrape; otherwise the worst open finding on it decides ({@link #CRITICAL}, {@link #WARNING}), and a GPU with no
+ * open warning or critical finding is {@link #HEALTHY}.
+ */
+enum GpuHealth {
+  HEALTHY,
+  WARNING,
+  CRITICAL,
+  MISSING;
+
+  /** Returns the health of a GPU from whether telemetry reports it and the open findings on it. */
+  static GpuHealth of(boolean reporting, Collection<Finding> openFindings) {
+    if (!reporting) {
+      return MISSING;
+    }
+    Severity worst = worst(openFindings);
+    if (worst == Severity.CRITICAL) {
+      return CRITICAL;
+    }
+    return worst == Severity.WARNING ? WARNING : HEALTHY;
+  }
+
+  /** Returns the worst severity among the findings, or null if there are none. */
+  static Severity worst(Collection<Finding> findings) {
+    Severity worst = null;
+    for (Finding f : findings) {
+      if (worst == null || f.severity().compareTo(worst) > 0) {
+        worst = f.severity();
+      }
+    }
+    return worst;
+  }
+
+  /** The name the API and the UI use. */
+  String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,73 @@
+package io.bulwark.web.internal;
+
+import io.vertx.core.http.HttpServerOptions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
+
+/**
+ * How the admin plane listens: the Vert.x server options and the scheme of the URL operators open. The one place
+ * that builds server options, so that an HTTPS listener can replace {@link #plainHttp} without touching routes.
+ */
+final class Listener {
+  private final String scheme;
+  private final WebOptions options;
+  private final HttpServerOptions serverOptions;
+
+  private Listener(String scheme, WebOptions options, HttpServerOptions serverOptions) {
+    this.scheme = scheme;
+    this.options = options;
+    this.serverOptions = serverOptions;
+  }
+
+  /** Returns a plain HTTP listener on the configured address and port. */
+  static Listener plainHttp(WebOptions options) {
+    return new Listener("http", options, new HttpServerOptions()
+        .setHost(options.bindAddress())
+        .setPort(options.httpPort())
+        .setDecompressionSupported(false)
+        .setCompressionSupported(false));
+  }
+
+  /** Returns a copy of the server options, so callers cannot change this listener. */
+  HttpServerOptions serverOptions() {
+    return new HttpServerOptions(serverOptions);
+  }
+
+  /** Returns the address bound, as configured. */
+  String bindAddress() {
+    return options.bindAddress();
+  }
+
+  /**
+   * Returns the URL an operator opens, for the port actually bound. On a wildcard address it names the first
+   * non-loopback IPv4 address of this host (no name lookup, which could hang on an air-gapped network).
+   */
+  String url(int port) {
+    String host = options.wildcard() ? firstSiteAddress() : options.bindAddress();
+    if (host.indexOf(':') >= 0) {
+      host = "[" + host + "]";
+    }
+    return scheme + "://" + host + ":" + port + "/";
+  }
+
+  private static String firstSiteAddress() {
+    try {
+      for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+        if (!nic.isUp() || nic.isLoopback()) {
+          continue;
+        }
+        for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+          if (address instanceof Inet4Address && !address.isLinkLocalAddress()) {
+            return address.getHostAddress();
+          }
+        }
+      }
+    } catch (SocketException e) {
+      return "localhost";
+    }
+    return "localhost";
+  }
+}

@@ -1,0 +1,26 @@
+package io.bulwark.web.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The configuration of the admin plane (PID {@code io.bulwark.web}): where the web UI and its JSON API listen.
+ * Read once by {@link WebServer} and turned into {@link WebOptions}.
+ */
+@ObjectClassDefinition(
+    name = "Bulwark web UI and API",
+    description = "Where the operator's web UI and its JSON API listen.")
+public @interface WebConfig {
+
+  @AttributeDefinition(
+      name = "Bind address",
+      description = "Address the listener binds to: 0.0.0.0 for every interface, 127.0.0.1 for this host only.")
+  String bindAddress() default "0.0.0.0";
+
+  @AttributeDefinition(
+      name = "HTTP port",
+      description = "TCP port of the listener; 0 picks a free port (the log tells which).",
+      min = "0",
+      max = "65535")
+  int httpPort() default 8080;
+}

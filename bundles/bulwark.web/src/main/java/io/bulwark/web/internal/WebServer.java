@@ -1,0 +1,124 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingListener;
+import io.bulwark.api.health.HealthService;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The admin plane: the operator's web UI and its JSON API, served by Vert.x Web on the shared Vert.x instance.
+ * Also a {@link FindingListener}, so that every finding change reaches the open browsers through the event
+ * stream. Listens when activated and stops listening when deactivated.
+ */
+@Component(
+    service = FindingListener.class,
+    immediate = true,
+    configurationPid = WebServer.PID,
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = WebConfig.class)
+public final class WebServer implements FindingListener {
+  /** The configuration PID. */
+  public static final String PID = "io.bulwark.web";
+
+  private static final Logger LOG = System.getLogger(WebServer.class.getName());
+  private static final long START_TIMEOUT_SECONDS = 30;
+  private static final long STOP_TIMEOUT_SECONDS = 10;
+
+  private final EventStream events;
+  private final HttpServer server;
+  private final String url;
+
+  /**
+   * Starts listening.
+   *
+   * @throws IllegalArgumentException if a configuration property is invalid (the message names it)
+   * @throws IllegalStateException if the address cannot be bound
+   */
+  @Activate
+  public WebServer(
+      @Reference Vertx vertx,
+      @Reference HealthService health,
+      @Reference FleetRepository fleet,
+      @Reference TelemetryQuery telemetry,
+      @Reference TelemetryTargets targets,
+      BundleContext context,
+      WebConfig config) {
+    this(vertx, new AdminServices(health, fleet, telemetry, targets, BundleInventory.of(context), Clock.systemUTC()),
+        Listener.plainHttp(WebOptions.from(config)), EventStream.Timing.STANDARD);
+  }
+
+  WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing) {
+    this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
+    HttpServer created = vertx.createHttpServer(listener.serverOptions())
+        .requestHandler(AdminRouter.create(vertx, services, events));
+    try {
+      this.server = created.listen().toCompletionStage().toCompletableFuture()
+          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      created.close();
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      throw new IllegalStateException("Bulwark UI could not listen on " + listener.bindAddress() + " port "
+          + listener.serverOptions().getPort() + ": " + cause.getMessage() + ". Free the port or set httpPort (PID "
+          + PID + ") to another one.", cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      created.close();
+      throw new IllegalStateException("interrupted while starting the Bulwark UI listener", e);
+    }
+    this.url = listener.url(server.actualPort());
+    events.start();
+    LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
+  }
+
+  /** Stops the event stream and the listener. */
+  @Deactivate
+  void stop() {
+    events.stop();
+    try {
+      server.close().toCompletionStage().toCompletableFuture().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.WARNING, "The Bulwark UI listener at " + url + " did not close cleanly; its port may stay"
+          + " busy until the process exits.", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.log(Level.INFO, "Bulwark UI at " + url + " stopped");
+  }
+
+  @Override
+  public void findingChanged(Finding finding) {
+    events.publishFinding(finding);
+  }
+
+  /** Returns the TCP port actually bound (useful when configured with port 0). */
+  public int port() {
+    return server.actualPort();
+  }
+
+  /** Returns the URL the log gave for the UI. */
+  public String url() {
+    return url;
+  }
+
+  /** Returns how many browsers hold the event stream open. */
+  int eventClients() {
+    return events.subscriberCount();
+  }
+}

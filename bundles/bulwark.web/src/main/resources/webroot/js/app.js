@@ -1,0 +1,71 @@
+// The Bulwark UI: a single page with hash routes (#/, #/nodes/<name>, #/findings?…, #/system), kept live by the
+// server-sent event stream, with a periodic reload as fallback while the stream is down.
+
+import { connectEvents } from './api.js';
+import * as fleet from './fleet.js';
+import * as node from './node.js';
+import * as findings from './findings.js';
+import * as system from './system.js';
+
+const REFRESH_LIVE_MS = 60_000;
+const REFRESH_OFFLINE_MS = 10_000;
+
+const view = document.getElementById('view');
+const liveStatus = document.getElementById('live-status');
+let current = null;
+let live = false;
+let lastRefresh = Date.now();
+
+function parseRoute(hash) {
+  const [path, query] = (hash.replace(/^#/, '') || '/').split('?');
+  const params = Object.fromEntries(new URLSearchParams(query || ''));
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0) return { page: 'fleet', module: fleet, params };
+  if ((parts[0] === 'nodes' || parts[0] === 'node') && parts.length === 2) return { page: 'fleet', module: node, params: { ...params, node: parts[1] } };
+  if (parts[0] === 'findings') return { page: 'findings', module: findings, params };
+  if (parts[0] === 'system') return { page: 'system', module: system, params };
+  return { page: 'fleet', module: fleet, params };
+}
+
+function navigate(hash) {
+  if (location.hash === hash) show();
+  else location.hash = hash;
+}
+
+function show() {
+  const route = parseRoute(location.hash);
+  if (current) current.unmount();
+  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.nav === route.page));
+  document.body.dataset.page = route.module === node ? 'node' : route.page;
+  current = route.module.mount(view, route.params, navigate);
+  lastRefresh = Date.now();
+}
+
+function setLive(state) {
+  const wasLive = live;
+  live = state === 'live';
+  liveStatus.dataset.state = state;
+  liveStatus.textContent = live ? 'live' : 'reconnecting';
+  if (live && !wasLive && current && Date.now() - lastRefresh > 2000) {
+    // Back after an outage: whatever happened meanwhile is not in the stream.
+    current.refresh();
+    lastRefresh = Date.now();
+  }
+}
+
+window.addEventListener('hashchange', show);
+show();
+
+connectEvents({
+  onState: setLive,
+  onFinding: (f) => current && current.onFinding(f),
+  onCapacity: (c) => current && current.onCapacity(c),
+});
+
+setInterval(() => {
+  const due = live ? REFRESH_LIVE_MS : REFRESH_OFFLINE_MS;
+  if (current && !document.hidden && Date.now() - lastRefresh >= due) {
+    current.refresh();
+    lastRefresh = Date.now();
+  }
+}, 5_000);

@@ -1,0 +1,126 @@
+// Node page: facts about one node, its GPUs, charts of temperature, SM clock and power per GPU with findings
+// shaded, and the node's findings (open and resolved).
+
+import { getJson } from './api.js';
+import { lineChart } from './chart.js';
+import { debounce, h, replace } from './dom.js';
+import { absolute, percent, relative } from './format.js';
+import { findingsTable } from './findings-table.js';
+
+const METRICS = [
+  { name: 'DCGM_FI_DEV_GPU_TEMP', label: 'Temperature', unit: '°C', digits: 0 },
+  { name: 'DCGM_FI_DEV_SM_CLOCK', label: 'SM clock', unit: 'MHz', digits: 0 },
+  { name: 'DCGM_FI_DEV_POWER_USAGE', label: 'Power', unit: 'W', digits: 0 },
+];
+const WINDOWS = [10, 30, 60, 180, 720];
+const NODE_COLUMNS = ['kind', 'gpu', 'severity', 'state', 'firstSeen', 'lastSeen', 'resolvedAt', 'summary', 'action'];
+
+export function mount(root, params, navigate) {
+  const id = params.node;
+  const minutes = WINDOWS.includes(Number(params.minutes)) ? Number(params.minutes) : 10;
+
+  const title = h('h1', { id: 'node-title', class: 'mono', data: { node: id } }, id);
+  const facts = h('dl', { class: 'facts', id: 'node-facts' });
+  const select = h('select', { id: 'window-select', 'aria-label': 'Time window' },
+    WINDOWS.map((m) => h('option', { value: m, selected: m === minutes }, m < 60 ? `${m} min` : `${m / 60} h`)));
+  select.addEventListener('change', () => navigate(`#/nodes/${encodeURIComponent(id)}?minutes=${select.value}`));
+  const error = h('p', { class: 'notice error', hidden: true, id: 'node-error' });
+  const gpuHost = h('div', { class: 'table-wrap' });
+  const charts = h('div', { id: 'gpu-charts', class: 'gpu-charts' });
+  const findingsHost = h('div', { class: 'table-wrap' });
+
+  replace(root,
+    h('nav', { class: 'crumbs' }, h('a', { href: '#/' }, 'Fleet'), ' / ', h('span', { class: 'mono' }, id)),
+    h('div', { class: 'page-head' }, title, h('label', { class: 'window' }, 'Window ', select)),
+    error,
+    facts,
+    h('section', { class: 'panel' }, h('h2', {}, 'GPUs'), gpuHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), chartHeader(), charts),
+    h('section', { class: 'panel' }, h('h2', {}, 'Findings on this node'), findingsHost));
+
+  function render(data) {
+    const node = data.node;
+    replace(facts,
+      fact('State', node.state),
+      fact('GPUs installed', node.gpusInstalled),
+      fact('GPUs reporting', node.gpusReporting),
+      fact('Open findings', node.openFindings),
+      fact('Worst severity', node.worstSeverity || 'none'),
+      fact('Last scrape', node.lastScrape ? `${relative(node.lastScrape)} (${absolute(node.lastScrape)})` : 'never'),
+      fact('First seen', absolute(node.firstSeen)));
+    replace(gpuHost, gpuTable(data.gpus));
+    replace(charts, data.gpus.map((gpu) => gpuCharts(gpu, data)));
+    replace(findingsHost, findingsTable('node-findings', data.findings, NODE_COLUMNS, 'No findings recorded on this node.'));
+  }
+
+  async function refresh() {
+    try {
+      render(await getJson(`nodes/${encodeURIComponent(id)}?minutes=${minutes}`));
+      error.hidden = true;
+    } catch (e) {
+      error.textContent = e.status === 404 ? `No node named ${id} is in the inventory.` : e.message;
+      error.hidden = false;
+    }
+  }
+
+  const refreshSoon = debounce(refresh, 500);
+  refresh();
+  return {
+    refresh,
+    onCapacity() {},
+    onFinding(f) {
+      if (f.node === id) refreshSoon();
+    },
+    unmount() {},
+  };
+}
+
+function chartHeader() {
+  return h('div', { class: 'chart-head' }, h('span', {}, 'GPU'), METRICS.map((m) => h('span', {}, `${m.label} (${m.unit})`)));
+}
+
+function gpuCharts(gpu, data) {
+  const from = data.window.from;
+  const to = data.window.to;
+  const bands = data.findings
+    .filter((f) => f.gpu === gpu.index || f.gpu === -1)
+    .map((f) => ({
+      from: Date.parse(f.firstSeen),
+      to: f.resolvedAt ? Date.parse(f.resolvedAt) : (f.state === 'open' ? to : Date.parse(f.lastSeen)),
+      severity: f.severity,
+      kind: f.kind,
+      title: `${f.kind} (${f.severity}, ${f.state}): ${f.summary}`,
+    }));
+  return h('div', { class: 'gpu-chart-row', data: { gpu: gpu.index, health: gpu.health } },
+    h('div', { class: 'gpu-chart-label' },
+      h('span', { class: `gpu-cell health-${gpu.health}` }, String(gpu.index)),
+      h('span', { class: 'muted small' }, gpu.model || '')),
+    METRICS.map((m) => h('figure', { class: 'chart-box', data: { metric: m.name, gpu: gpu.index } },
+      lineChart({
+        points: (gpu.telemetry && gpu.telemetry[m.name]) || [],
+        from,
+        to,
+        unit: m.unit,
+        digits: m.digits,
+        label: `${m.label} of GPU ${gpu.index}`,
+        bands,
+      }))));
+}
+
+function gpuTable(gpus) {
+  return h('table', { id: 'gpu-list', class: 'table' },
+    h('thead', {}, h('tr', {}, ['GPU', 'Health', 'Reporting', 'Performance', 'Open findings', 'Model', 'UUID']
+      .map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, gpus.length ? gpus.map((g) => h('tr', { data: { gpu: g.index, health: g.health } },
+      h('td', { class: 'num' }, g.index),
+      h('td', {}, h('span', { class: `badge health-${g.health}` }, g.health)),
+      h('td', {}, g.reporting ? 'yes' : 'no'),
+      h('td', { class: 'num' }, percent(g.relativePerformance)),
+      h('td', { class: 'num' }, g.openFindings),
+      h('td', {}, g.model || '–'),
+      h('td', { class: 'mono small' }, g.uuid || '–'))) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No GPUs known on this node.'))));
+}
+
+function fact(label, value) {
+  return h('div', { class: 'fact' }, h('dt', {}, label), h('dd', {}, value));
+}

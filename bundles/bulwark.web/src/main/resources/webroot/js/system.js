@@ -1,0 +1,58 @@
+// System page: uptime, detectors, telemetry targets and the bundles of the appliance.
+
+import { getJson } from './api.js';
+import { h, replace } from './dom.js';
+import { absolute, relative } from './format.js';
+
+export function mount(root) {
+  const facts = h('dl', { class: 'facts', id: 'system-facts' });
+  const targetsHost = h('div', { class: 'table-wrap' });
+  const bundlesHost = h('div', { class: 'table-wrap' });
+  const error = h('p', { class: 'notice error', hidden: true, id: 'system-error' });
+  replace(root,
+    h('div', { class: 'page-head' }, h('h1', {}, 'System')),
+    error, facts,
+    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry targets'), targetsHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Bundles'), bundlesHost));
+
+  async function refresh() {
+    try {
+      const [health, targets] = await Promise.all([getJson('health'), getJson('telemetry/targets')]);
+      const active = health.bundles.filter((b) => b.state === 'active').length;
+      replace(facts,
+        fact('Status', health.status, 'system-status'),
+        fact('Up since', `${absolute(health.startedAt)} (${Math.floor(health.uptimeSeconds / 3600)} h ${Math.floor((health.uptimeSeconds % 3600) / 60)} min)`),
+        fact('Detectors', health.detectors.length ? health.detectors.join(', ') : 'none', 'detector-list'),
+        fact('Targets up', `${targets.up} of ${targets.count}`),
+        fact('Bundles active', `${active} of ${health.bundles.length}`));
+      replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
+        h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Last scrape', 'Duration', 'Samples', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },
+          h('td', { class: 'mono' }, t.url),
+          h('td', {}, h('span', { class: `badge target-${t.health}` }, t.health)),
+          h('td', { class: 'mono' }, t.node || '–'),
+          h('td', { class: 'nowrap', title: absolute(t.lastScrape) }, relative(t.lastScrape)),
+          h('td', { class: 'num' }, `${(t.lastDurationMicros / 1000).toFixed(1)} ms`),
+          h('td', { class: 'num' }, t.samples),
+          h('td', { class: 'error-text' }, t.lastError || ''))) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No scrape targets configured.')))));
+      replace(bundlesHost, h('table', { id: 'bundle-list', class: 'table' },
+        h('thead', {}, h('tr', {}, ['ID', 'Symbolic name', 'Version', 'State'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, health.bundles.map((b) => h('tr', { data: { bundle: b.symbolicName, state: b.state } },
+          h('td', { class: 'num' }, b.id),
+          h('td', { class: 'mono' }, b.symbolicName),
+          h('td', { class: 'mono' }, b.version),
+          h('td', {}, h('span', { class: `badge bundle-${b.state}` }, b.state)))))));
+      error.hidden = true;
+    } catch (e) {
+      error.textContent = e.message;
+      error.hidden = false;
+    }
+  }
+
+  refresh();
+  return { refresh, onCapacity() {}, onFinding() {}, unmount() {} };
+}
+
+function fact(label, value, id) {
+  return h('div', { class: 'fact' }, h('dt', {}, label), h('dd', { id }, value));
+}

@@ -1,0 +1,276 @@
+package io.bulwark.web.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.telemetry.DcgmField;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The JSON API over HTTP, against the component as DS would build it, with the fleet of {@link FleetFixture}. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WebApiTest {
+  private final FleetFixture fixture = new FleetFixture();
+  private Vertx vertx;
+  private WebServer server;
+  private ApiClient api;
+
+  @BeforeAll
+  void start() {
+    vertx = Vertx.vertx();
+    server = new WebServer(vertx, fixture.health, fixture.fleet, fixture.telemetry, fixture.telemetry,
+        TestFramework.context(fixture.bundles), new TestFramework.Config("127.0.0.1", 0));
+    api = new ApiClient(server.port());
+  }
+
+  @AfterAll
+  void stop() {
+    server.stop();
+    vertx.close().toCompletionStage().toCompletableFuture().join();
+  }
+
+  @AfterEach
+  void healthy() {
+    fixture.health.failWith(null);
+  }
+
+  @Test
+  void nodesListHealthFindingsAndGpus() {
+    JsonObject body = api.json("/api/v1/nodes");
+
+    assertThat(body.getInteger("count")).isEqualTo(2);
+    JsonObject a01 = body.getJsonArray("nodes").getJsonObject(0);
+    assertThat(a01.getString("id")).isEqualTo("gpu-a01");
+    assertThat(a01.getString("state")).isEqualTo("deployed");
+    assertThat(a01.getInteger("gpusInstalled")).isEqualTo(4);
+    assertThat(a01.getInteger("gpusReporting")).isEqualTo(3);
+    assertThat(a01.getInteger("openFindings")).isEqualTo(2);
+    assertThat(a01.getString("worstSeverity")).isEqualTo("critical");
+    assertThat(Instant.parse(a01.getString("lastScrape")).toEpochMilli()).isEqualTo(fixture.now - 2_000);
+    assertThat(a01.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("health")))
+        .containsExactly("healthy", "critical", "warning", "missing");
+    assertThat(a01.getJsonArray("gpus").getJsonObject(2).getDouble("relativePerformance")).isEqualTo(0.7);
+
+    JsonObject a02 = body.getJsonArray("nodes").getJsonObject(1);
+    assertThat(a02.getString("id")).isEqualTo("gpu-a02");
+    assertThat(a02.getInteger("openFindings")).isZero();
+    assertThat(a02.getValue("worstSeverity")).isNull();
+    assertThat(a02.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("health")))
+        .containsExactly("healthy", "healthy");
+  }
+
+  @Test
+  void nodeDetailHasGpusTelemetryInTheWindowAndFindings() {
+    JsonObject body = api.json("/api/v1/nodes/gpu-a01");
+
+    assertThat(body.getJsonObject("node").getString("id")).isEqualTo("gpu-a01");
+    assertThat(body.getJsonObject("window").getInteger("minutes")).isEqualTo(10);
+    JsonArray gpus = body.getJsonArray("gpus");
+    assertThat(gpus).hasSize(4);
+    JsonObject gpu2 = gpus.getJsonObject(2);
+    assertThat(gpu2.getString("uuid")).isEqualTo("GPU-00000002");
+    assertThat(gpu2.getString("model")).isEqualTo(FleetFixture.MODEL);
+    assertThat(gpu2.getString("health")).isEqualTo("warning");
+    JsonObject telemetry = gpu2.getJsonObject("telemetry");
+    assertThat(telemetry.fieldNames()).containsExactlyInAnyOrder(
+        DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
+    JsonArray temps = telemetry.getJsonArray(DcgmField.GPU_TEMP);
+    assertThat(temps).hasSize(60);
+    JsonArray first = temps.getJsonArray(0);
+    assertThat(first.getLong(0)).isEqualTo(fixture.now - 300_000);
+    assertThat(first.getDouble(1)).isEqualTo(80.0);
+    assertThat(telemetry.getJsonArray(DcgmField.SM_CLOCK).getJsonArray(59).getDouble(1)).isEqualTo(1200.0);
+    assertThat(gpus.getJsonObject(3).getString("health")).isEqualTo("missing");
+    assertThat(gpus.getJsonObject(3).getJsonObject("telemetry").getJsonArray(DcgmField.GPU_TEMP)).isEmpty();
+
+    assertThat(body.getJsonArray("findings").stream().map(f -> ((JsonObject) f).getString("id")))
+        .containsExactlyInAnyOrder("f-xid", "f-thermal");
+  }
+
+  @Test
+  void nodeDetailWindowFollowsMinutes() {
+    JsonObject body = api.json("/api/v1/nodes/gpu-a01?minutes=30");
+
+    JsonArray temps = body.getJsonArray("gpus").getJsonObject(0).getJsonObject("telemetry")
+        .getJsonArray(DcgmField.GPU_TEMP);
+    assertThat(temps).hasSize(61);
+    assertThat(temps.getJsonArray(0).getDouble(1)).isEqualTo(40.0);
+  }
+
+  @Test
+  void nodeDetailListsResolvedFindingsToo() {
+    JsonObject body = api.json("/api/v1/nodes/gpu-a02");
+
+    JsonObject finding = body.getJsonArray("findings").getJsonObject(0);
+    assertThat(finding.getString("id")).isEqualTo("f-old");
+    assertThat(finding.getString("state")).isEqualTo("resolved");
+    assertThat(finding.getString("resolvedAt")).isEqualTo(fixture.resolved.resolvedAt().toString());
+  }
+
+  @Test
+  void findingsFilterByStateKindNodeAndLimit() {
+    assertThat(ids(api.json("/api/v1/findings"))).containsExactly("f-xid", "f-thermal", "f-old");
+    assertThat(ids(api.json("/api/v1/findings?state=open"))).containsExactly("f-xid", "f-thermal");
+    assertThat(ids(api.json("/api/v1/findings?state=resolved"))).containsExactly("f-old");
+    assertThat(ids(api.json("/api/v1/findings?state=all"))).containsExactly("f-xid", "f-thermal", "f-old");
+    assertThat(ids(api.json("/api/v1/findings?state=open&kind=thermal-throttle"))).containsExactly("f-thermal");
+    assertThat(ids(api.json("/api/v1/findings?state=all&node=gpu-a02"))).containsExactly("f-old");
+    JsonObject limited = api.json("/api/v1/findings?state=all&limit=1");
+    assertThat(ids(limited)).containsExactly("f-xid");
+    assertThat(limited.getInteger("limit")).isEqualTo(1);
+  }
+
+  @Test
+  void findingJsonCarriesEverythingTheTableShows() {
+    JsonObject f = api.json("/api/v1/findings?kind=xid").getJsonArray("findings").getJsonObject(0);
+
+    assertThat(f.getString("kind")).isEqualTo("xid");
+    assertThat(f.getString("node")).isEqualTo("gpu-a01");
+    assertThat(f.getInteger("gpu")).isEqualTo(1);
+    assertThat(f.getString("severity")).isEqualTo("critical");
+    assertThat(f.getString("state")).isEqualTo("open");
+    assertThat(f.getString("firstSeen")).isEqualTo(fixture.xid.firstSeen().toString());
+    assertThat(f.getValue("resolvedAt")).isNull();
+    assertThat(f.getString("summary")).isEqualTo(fixture.xid.summary());
+    assertThat(f.getString("recommendedAction")).isEqualTo(fixture.xid.recommendedAction());
+    assertThat(f.getJsonObject("evidence").getString("observed")).isEqualTo("91");
+    assertThat(f.getLong("occurrences")).isEqualTo(12);
+  }
+
+  @Test
+  void capacityHasSummaryAndPerGpuList() {
+    JsonObject body = api.json("/api/v1/capacity");
+
+    assertThat(body.getString("summary")).isEqualTo("4 of 6 GPUs healthy at 90% = 60% effective");
+    assertThat(body.getInteger("gpusInstalled")).isEqualTo(6);
+    assertThat(body.getInteger("gpusHealthy")).isEqualTo(4);
+    assertThat(body.getDouble("effectiveCapacity")).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-9));
+    JsonObject gpu = body.getJsonArray("gpus").getJsonObject(1);
+    assertThat(gpu.getString("node")).isEqualTo("gpu-a01");
+    assertThat(gpu.getInteger("gpu")).isEqualTo(1);
+    assertThat(gpu.getBoolean("healthy")).isFalse();
+  }
+
+  @Test
+  void targetsShowHowEachScrapeWent() {
+    JsonObject body = api.json("/api/v1/telemetry/targets");
+
+    assertThat(body.getInteger("count")).isEqualTo(2);
+    assertThat(body.getLong("up")).isEqualTo(1);
+    JsonObject up = body.getJsonArray("targets").getJsonObject(0);
+    assertThat(up.getString("url")).isEqualTo("http://10.0.0.11:9400/metrics");
+    assertThat(up.getString("health")).isEqualTo("up");
+    assertThat(up.getString("node")).isEqualTo("gpu-a01");
+    assertThat(up.getInteger("samples")).isEqualTo(812);
+    assertThat(up.getJsonObject("labels").getString("rack")).isEqualTo("r1");
+    JsonObject down = body.getJsonArray("targets").getJsonObject(1);
+    assertThat(down.getString("health")).isEqualTo("down");
+    assertThat(down.getString("lastError")).isEqualTo("connection refused");
+    assertThat(down.getValue("lastScrape")).isNull();
+  }
+
+  @Test
+  void healthListsBundlesAndDetectors() {
+    JsonObject body = api.json("/api/v1/health");
+
+    assertThat(body.getString("status")).isEqualTo("UP");
+    assertThat(body.getLong("uptimeSeconds")).isNotNegative();
+    assertThat(body.getJsonArray("detectors").stream().map(String::valueOf)).containsExactly("xid", "thermal");
+    JsonArray bundles = body.getJsonArray("bundles");
+    assertThat(bundles).hasSize(3);
+    JsonObject sim = bundles.getJsonObject(2);
+    assertThat(sim.getString("symbolicName")).isEqualTo("bulwark.sim");
+    assertThat(sim.getString("version")).isEqualTo("0.1.0.SNAPSHOT");
+    assertThat(sim.getString("state")).isEqualTo("resolved");
+    assertThat(bundles.getJsonObject(0).getString("state")).isEqualTo("active");
+  }
+
+  @Test
+  void badQueryValuesAreProblems() {
+    assertProblem(api.get("/api/v1/findings?state=closed"), 400, "state");
+    assertProblem(api.get("/api/v1/findings?limit=0"), 400, "limit");
+    assertProblem(api.get("/api/v1/findings?limit=lots"), 400, "limit");
+    assertProblem(api.get("/api/v1/findings?limit=10001"), 400, "limit");
+    assertProblem(api.get("/api/v1/findings?kind=Not_A_Kind"), 400, "kind");
+    assertProblem(api.get("/api/v1/findings?node=bad%20name"), 400, "node");
+    assertProblem(api.get("/api/v1/findings?state=open&state=resolved"), 400, "state");
+    assertProblem(api.get("/api/v1/nodes/gpu-a01?minutes=abc"), 400, "minutes");
+    assertProblem(api.get("/api/v1/nodes/gpu-a01?minutes=0"), 400, "minutes");
+    assertProblem(api.get("/api/v1/nodes/bad%20name"), 400, "node");
+    assertProblem(api.get("/api/v1/nodes/-leading-dash"), 400, "node");
+  }
+
+  @Test
+  void unknownNodeAndUnknownRoutesAre404() {
+    JsonObject problem = assertProblem(api.get("/api/v1/nodes/gpu-z99"), 404, null);
+    assertThat(problem.getString("detail")).contains("gpu-z99");
+    assertProblem(api.get("/api/v1/nope"), 404, null);
+    assertProblem(api.get("/api"), 404, null);
+    assertProblem(api.get("/api/v2/nodes"), 404, null);
+    assertProblem(api.send("POST", "/api/v1/nope"), 404, null);
+  }
+
+  @Test
+  void wrongMethodIs405WithAllow() {
+    HttpResponse<String> response = api.send("DELETE", "/api/v1/nodes");
+    JsonObject problem = assertProblem(response, 405, null);
+    assertThat(response.headers().firstValue("Allow")).contains("GET");
+    assertThat(problem.getString("detail")).contains("DELETE");
+    assertProblem(api.send("POST", "/api/v1/findings"), 405, null);
+  }
+
+  @Test
+  void internalErrorsHideTheCause() {
+    fixture.health.failWith(new IllegalStateException("store file /var/lib/bulwark/db corrupt"));
+
+    HttpResponse<String> response = api.get("/api/v1/capacity");
+
+    JsonObject problem = assertProblem(response, 500, null);
+    assertThat(problem.getString("detail")).contains("incident");
+    assertThat(response.body()).doesNotContain("corrupt", "IllegalStateException", "at io.");
+  }
+
+  @Test
+  void everyResponseCarriesTheSecurityHeaders() {
+    HttpResponse<String> response = api.get("/api/v1/capacity");
+
+    assertThat(response.headers().firstValue("Content-Security-Policy").orElse(""))
+        .contains("script-src 'self'", "style-src 'self'");
+    assertThat(response.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
+    assertThat(response.headers().firstValue("Cache-Control")).contains("no-store");
+  }
+
+  @Test
+  void portAndUrlAreTheBoundOnes() {
+    assertThat(server.port()).isPositive();
+    assertThat(server.url()).isEqualTo("http://127.0.0.1:" + server.port() + "/");
+  }
+
+  private static List<String> ids(JsonObject body) {
+    return body.getJsonArray("findings").stream().map(f -> ((JsonObject) f).getString("id")).toList();
+  }
+
+  static JsonObject assertProblem(HttpResponse<String> response, int status, String parameter) {
+    assertThat(response.statusCode()).as(response.uri() + " -> " + response.body()).isEqualTo(status);
+    assertThat(response.headers().firstValue("Content-Type")).contains("application/problem+json");
+    JsonObject problem = new JsonObject(response.body());
+    assertThat(problem.getInteger("status")).isEqualTo(status);
+    assertThat(problem.getString("type")).startsWith("urn:bulwark:problem:");
+    assertThat(problem.getString("title")).isNotBlank();
+    assertThat(problem.getString("detail")).isNotBlank();
+    assertThat(problem.getString("instance")).isEqualTo(response.uri().getRawPath());
+    if (parameter != null) {
+      assertThat(problem.getString("parameter")).isEqualTo(parameter);
+      assertThat(problem.getString("detail")).contains(parameter);
+    }
+    return problem;
+  }
+}
