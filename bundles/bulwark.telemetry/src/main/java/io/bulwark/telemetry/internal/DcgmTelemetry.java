@@ -1,0 +1,124 @@
+package io.bulwark.telemetry.internal;
+
+import io.bulwark.api.fleet.Gpu;
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.Sample;
+import io.bulwark.api.telemetry.SampleWindow;
+import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
+import io.vertx.core.Vertx;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * Telemetry of the GPU fleet: scrapes the dcgm-exporters listed in the file_sd targets file every interval,
+ * keeps their recent samples in memory, and provides {@link TelemetryQuery} (to the detectors and the web API)
+ * and {@link TelemetryTargets} (how each scrape target is doing). Configured by PID {@code io.bulwark.telemetry}
+ * ({@link TelemetryConfig}); runs with the defaults when there is no configuration.
+ *
+ * <p>A problem with the targets file itself (missing, unreadable, malformed) shows in {@link #targets()} as one
+ * extra DOWN entry whose URL is the file's {@code file://} URL, so that an operator sees it next to the targets.
+ */
+@Designate(ocd = TelemetryConfig.class)
+@Component(
+    configurationPid = TelemetryOptions.PID,
+    configurationPolicy = ConfigurationPolicy.OPTIONAL,
+    service = {TelemetryQuery.class, TelemetryTargets.class})
+public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
+  private static final System.Logger LOG = System.getLogger(DcgmTelemetry.class.getName());
+  private static final long FILE_POLL_MILLIS = 1000;
+
+  private final Vertx vertx;
+  private final SeriesStore store;
+  private final ScrapeLoop loop;
+  private final TargetsFileWatcher watcher;
+  private final ScrapeTarget fileTarget;
+  private final long filePoll;
+
+  /**
+   * Starts telemetry with the shared Vert.x instance.
+   *
+   * @throws IllegalArgumentException if the configuration holds a value telemetry cannot work with
+   */
+  @Activate
+  public DcgmTelemetry(@Reference Vertx vertx, TelemetryConfig config) {
+    TelemetryOptions options = TelemetryOptions.from(config);
+    this.vertx = vertx;
+    this.store = new SeriesStore(options.retentionSamples());
+    this.loop = new ScrapeLoop(vertx, store, options, System::currentTimeMillis);
+    this.watcher = new TargetsFileWatcher(options.fileSd(), loop::setTargets);
+    this.fileTarget = new ScrapeTarget(
+        "localhost", "file", options.fileSd().toAbsolutePath().toString(), Map.of("source", "file_sd"));
+    watcher.poll();
+    loop.start();
+    this.filePoll = vertx.setPeriodic(FILE_POLL_MILLIS, id -> vertx.executeBlocking(() -> {
+      watcher.poll();
+      return null;
+    }, false));
+    LOG.log(Level.INFO, "Telemetry started: scraping the targets in {0} every {1} ms (timeout {2} ms),"
+        + " keeping {3} samples per series", options.fileSd(), options.scrapeIntervalMillis(),
+        options.scrapeTimeoutMillis(), options.retentionSamples());
+  }
+
+  /** Stops scraping and polling; the samples kept so far go with the component. */
+  @Deactivate
+  void stop() {
+    vertx.cancelTimer(filePoll);
+    loop.close();
+  }
+
+  @Override
+  public List<TargetStatus> targets() {
+    List<TargetStatus> statuses = new ArrayList<>(loop.statuses());
+    String problem = watcher.problem();
+    if (!problem.isEmpty()) {
+      statuses.add(new TargetStatus(fileTarget, TargetStatus.Health.DOWN, "", null, 0, 0, problem));
+      statuses.sort(Comparator.comparing(status -> status.target().url()));
+    }
+    return statuses;
+  }
+
+  @Override
+  public Set<NodeId> nodes() {
+    return store.nodes();
+  }
+
+  @Override
+  public List<Gpu> reportedGpus(NodeId node) {
+    return store.reportedGpus(node);
+  }
+
+  @Override
+  public OptionalLong lastScrapeMillis(NodeId node) {
+    return store.lastScrapeMillis(node);
+  }
+
+  @Override
+  public Set<String> metrics(NodeId node) {
+    return store.metrics(node);
+  }
+
+  @Override
+  public SampleWindow window(SeriesId series, long fromMillis) {
+    return store.window(series, fromMillis);
+  }
+
+  @Override
+  public Sample latest(SeriesId series) {
+    return store.latest(series);
+  }
+}

@@ -1,0 +1,109 @@
+package io.bulwark.telemetry.internal;
+
+import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Scrapes every known target once per interval with one shared, non-blocking HTTP client, and parses the pages
+ * on a small pool of parsing workers so that the event loops only move bytes. Targets come and go with
+ * {@link #setTargets}; a target that stays keeps its parser and status. Thread-safe.
+ */
+final class ScrapeLoop implements AutoCloseable {
+  private static final String PARSER_POOL = "bulwark-telemetry-parse";
+
+  private final Vertx vertx;
+  private final SeriesStore store;
+  private final TelemetryOptions options;
+  private final LongSupplier clock;
+  private final HttpClientAgent client;
+  private final WorkerExecutor parsers;
+  private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
+  private volatile long timer = -1;
+
+  ScrapeLoop(Vertx vertx, SeriesStore store, TelemetryOptions options, LongSupplier clock) {
+    this.vertx = vertx;
+    this.store = store;
+    this.options = options;
+    this.clock = clock;
+    int cores = Runtime.getRuntime().availableProcessors();
+    HttpClientOptions http = new HttpClientOptions()
+        .setName("bulwark-telemetry")
+        .setConnectTimeout((int) options.scrapeTimeoutMillis())
+        .setKeepAlive(true)
+        .setKeepAliveTimeout((int) Math.max(10, 3 * options.scrapeIntervalMillis() / 1000));
+    // Vert.x pools connections per host:port; a few targets may share one exporter address (different paths),
+    // and a hanging one must not make the others queue behind it.
+    PoolOptions pool = new PoolOptions()
+        .setHttp1MaxSize(8)
+        .setEventLoopSize(Math.max(1, Math.min(8, cores)));
+    this.client = vertx.createHttpClient(http, pool);
+    this.parsers = vertx.createSharedWorkerExecutor(PARSER_POOL, Math.max(2, cores / 2), 10, TimeUnit.SECONDS);
+  }
+
+  /** Starts scraping every target once per interval. */
+  void start() {
+    timer = vertx.setPeriodic(options.scrapeIntervalMillis(), id -> scrapeAll());
+  }
+
+  /** Replaces the target list; targets that stay keep their status. */
+  synchronized void setTargets(List<ScrapeTarget> targets) {
+    Map<ScrapeTarget, TargetScraper> current = scrapers;
+    Map<ScrapeTarget, TargetScraper> next = new LinkedHashMap<>();
+    for (ScrapeTarget target : targets) {
+      TargetScraper scraper = current.get(target);
+      next.put(target, scraper != null ? scraper : new TargetScraper(
+          target, store, vertx, client, parsers, options.scrapeTimeoutMillis(), clock));
+    }
+    scrapers = Map.copyOf(next);
+  }
+
+  /** Scrapes every target now; the future completes when all of them are done, with their statuses. */
+  Future<List<TargetStatus>> scrapeAll() {
+    List<Future<TargetStatus>> running = new ArrayList<>();
+    for (TargetScraper scraper : scrapers.values()) {
+      running.add(scraper.scrape());
+    }
+    return Future.join(running).transform(done -> Future.succeededFuture(sorted(running)));
+  }
+
+  /** Returns the status of every target, sorted by URL. */
+  List<TargetStatus> statuses() {
+    List<TargetStatus> statuses = new ArrayList<>();
+    for (TargetScraper scraper : scrapers.values()) {
+      statuses.add(scraper.status());
+    }
+    statuses.sort(Comparator.comparing(status -> status.target().url()));
+    return statuses;
+  }
+
+  @Override
+  public void close() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    client.close();
+    parsers.close();
+  }
+
+  private static List<TargetStatus> sorted(List<Future<TargetStatus>> finished) {
+    List<TargetStatus> statuses = new ArrayList<>();
+    for (Future<TargetStatus> future : finished) {
+      statuses.add(future.result());
+    }
+    statuses.sort(Comparator.comparing(status -> status.target().url()));
+    return statuses;
+  }
+}
