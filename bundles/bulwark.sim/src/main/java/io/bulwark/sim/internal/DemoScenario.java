@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DemoScenario {
   /** Delay from the start to the first coming-and-going fault. */
+  /** How long the demo fleet runs healthy before the persistent faults are injected. */
+  static final long FIRST_FAULTS_DELAY_MILLIS = 10_000;
+
   static final long FIRST_CYCLE_DELAY_MILLIS = 60_000;
   /** Time between two coming-and-going faults. */
   static final long CYCLE_PERIOD_MILLIS = 240_000;

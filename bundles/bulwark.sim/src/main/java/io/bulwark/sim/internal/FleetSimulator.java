@@ -36,7 +36,8 @@ public final class FleetSimulator {
   private final Running running;
 
   /** What runs while the simulator is enabled. */
-  private record Running(SimulatedFleet fleet, FaultBook faults, HttpServer server, long pruneTimer, long cycleTimer) {}
+  private record Running(
+      SimulatedFleet fleet, FaultBook faults, HttpServer server, long pruneTimer, long startTimer, long cycleTimer) {}
 
   @Activate
   public FleetSimulator(@Reference Vertx vertx, SimulatorConfig config) {
@@ -73,9 +74,12 @@ public final class FleetSimulator {
     }
 
     long cycleTimer = -1;
+    long startTimer = -1;
     if (options.scenario() == Scenario.DEMO) {
       DemoScenario demo = new DemoScenario(fleet, faults, options.seed());
-      demo.start(clock.millis());
+      // The fleet first runs healthy for a while, so that the inventory learns every GPU as commissioning would;
+      // then the scripted faults arrive (a GPU that was never seen cannot be reported missing).
+      startTimer = vertx.setTimer(DemoScenario.FIRST_FAULTS_DELAY_MILLIS, id -> demo.start(clock.millis()));
       cycleTimer = vertx.setPeriodic(DemoScenario.FIRST_CYCLE_DELAY_MILLIS, DemoScenario.CYCLE_PERIOD_MILLIS,
           id -> demo.cycle(clock.millis()));
     }
@@ -83,7 +87,7 @@ public final class FleetSimulator {
     LOG.log(Level.INFO, "Fleet simulator serves {0} nodes x {1} GPUs at http://{2}/nodes/<node>/metrics"
         + " (scenario {3}, seed {4}); file_sd targets written to {5}", options.nodes(), options.gpusPerNode(),
         address, options.scenario().word(), options.seed(), options.fileSd().toAbsolutePath());
-    return new Running(fleet, faults, server, pruneTimer, cycleTimer);
+    return new Running(fleet, faults, server, pruneTimer, startTimer, cycleTimer);
   }
 
   private HttpServer listen(Router router, SimulatorOptions options) {
@@ -115,6 +119,7 @@ public final class FleetSimulator {
       return;
     }
     vertx.cancelTimer(running.pruneTimer());
+    vertx.cancelTimer(running.startTimer());
     if (running.cycleTimer() >= 0) {
       vertx.cancelTimer(running.cycleTimer());
     }

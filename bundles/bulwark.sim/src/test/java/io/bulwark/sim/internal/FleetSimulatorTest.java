@@ -167,10 +167,16 @@ class FleetSimulatorTest {
   }
 
   @Test
-  void theDemoScenarioStartsWithOneFaultOfEachKind() throws Exception {
+  void theDemoScenarioRunsHealthyThenInjectsOneFaultOfEachKind() throws Exception {
     start(Scenario.DEMO);
+    assertThat(new JsonArray(get(url("/sim/faults")).body())).as("faults right after start").isEmpty();
 
+    long deadline = System.currentTimeMillis() + DemoScenario.FIRST_FAULTS_DELAY_MILLIS + 5_000;
     JsonArray faults = new JsonArray(get(url("/sim/faults")).body());
+    while (faults.size() < 7 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+      faults = new JsonArray(get(url("/sim/faults")).body());
+    }
 
     assertThat(faults.stream().map(f -> ((JsonObject) f).getString("kind")))
         .containsExactlyInAnyOrder("xid", "ecc-dbe", "row-remap-failure", "thermal-throttle", "power-throttle",

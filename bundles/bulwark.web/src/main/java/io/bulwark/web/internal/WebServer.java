@@ -2,7 +2,6 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
-import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
@@ -24,16 +23,16 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The admin plane: the operator's web UI and its JSON API, served by Vert.x Web on the shared Vert.x instance.
- * Also a {@link FindingListener}, so that every finding change reaches the open browsers through the event
- * stream. Listens when activated and stops listening when deactivated.
+ * Finding changes reach the open browsers through the event stream, fed by {@link FindingFeed}. Listens when
+ * activated and stops listening when deactivated.
  */
 @Component(
-    service = FindingListener.class,
+    service = WebServer.class,
     immediate = true,
     configurationPid = WebServer.PID,
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = WebConfig.class)
-public final class WebServer implements FindingListener {
+public final class WebServer {
   /** The configuration PID. */
   public static final String PID = "io.bulwark.web";
 
@@ -42,6 +41,8 @@ public final class WebServer implements FindingListener {
   private static final long STOP_TIMEOUT_SECONDS = 10;
 
   private final EventStream events;
+  private final FindingFeed feed;
+  private final java.util.function.Consumer<Finding> feedSubscriber = this::findingChanged;
   private final HttpServer server;
   private final String url;
 
@@ -58,14 +59,20 @@ public final class WebServer implements FindingListener {
       @Reference FleetRepository fleet,
       @Reference TelemetryQuery telemetry,
       @Reference TelemetryTargets targets,
+      @Reference FindingFeed feed,
       BundleContext context,
       WebConfig config) {
     this(vertx, new AdminServices(health, fleet, telemetry, targets, BundleInventory.of(context), Clock.systemUTC()),
-        Listener.plainHttp(WebOptions.from(config)), EventStream.Timing.STANDARD);
+        Listener.plainHttp(WebOptions.from(config)), EventStream.Timing.STANDARD, feed);
   }
 
   WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing) {
+    this(vertx, services, listener, timing, new FindingFeed());
+  }
+
+  WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing, FindingFeed feed) {
     this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
+    this.feed = feed;
     HttpServer created = vertx.createHttpServer(listener.serverOptions())
         .requestHandler(AdminRouter.create(vertx, services, events));
     try {
@@ -84,12 +91,14 @@ public final class WebServer implements FindingListener {
     }
     this.url = listener.url(server.actualPort());
     events.start();
+    feed.subscribe(feedSubscriber);
     LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
   }
 
   /** Stops the event stream and the listener. */
   @Deactivate
   void stop() {
+    feed.unsubscribe(feedSubscriber);
     events.stop();
     try {
       server.close().toCompletionStage().toCompletableFuture().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -102,8 +111,8 @@ public final class WebServer implements FindingListener {
     LOG.log(Level.INFO, "Bulwark UI at " + url + " stopped");
   }
 
-  @Override
-  public void findingChanged(Finding finding) {
+  /** Sends a finding change to every open event stream. */
+  void findingChanged(Finding finding) {
     events.publishFinding(finding);
   }
 

@@ -27,7 +27,7 @@ class WebApiTest {
   void start() {
     vertx = Vertx.vertx();
     server = new WebServer(vertx, fixture.health, fixture.fleet, fixture.telemetry, fixture.telemetry,
-        TestFramework.context(fixture.bundles), new TestFramework.Config("127.0.0.1", 0));
+        new FindingFeed(), TestFramework.context(fixture.bundles), new TestFramework.Config("127.0.0.1", 0));
     api = new ApiClient(server.port());
   }
 

@@ -50,7 +50,7 @@ class WebOptionsTest {
     Vertx vertx = Vertx.vertx();
     try {
       assertThatThrownBy(() -> new WebServer(vertx, fixture.health, fixture.fleet, fixture.telemetry,
-          fixture.telemetry, TestFramework.context(List.of()), new TestFramework.Config("127.0.0.1", 70000)))
+          fixture.telemetry, new FindingFeed(), TestFramework.context(List.of()), new TestFramework.Config("127.0.0.1", 70000)))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("httpPort");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
