@@ -113,7 +113,9 @@ final class FindingTracker {
     t.finding = after;
     t.detector = r.detector;
     t.lastReportedMillis = nowMillis;
-    if (before.severity() != after.severity() || !before.summary().equals(after.summary())) {
+    // A new severity is news at once; a summary that only carries fresher numbers ("at 90.5 °C") is written
+    // back with the periodic refresh, so a throttling GPU does not cost a store write and a log line per cycle.
+    if (before.severity() != after.severity()) {
       t.persistedLastSeenMillis = nowMillis;
       return Optional.of(new FindingChange(FindingChange.Type.CHANGED, after));
     }

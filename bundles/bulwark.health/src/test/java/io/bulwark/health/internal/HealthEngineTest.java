@@ -9,6 +9,8 @@ import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingState;
 import io.bulwark.api.health.Severity;
+import io.bulwark.testing.InMemoryFleet;
+import io.bulwark.testing.InMemoryTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +102,31 @@ class HealthEngineTest {
     assertThat(store.saved).hasSize(3);
     assertThat(store.get(id).orElseThrow().lastSeen().toEpochMilli()).isEqualTo(clock.millis());
     assertThat(store.all()).hasSize(1);
+  }
+
+  @Test
+  void fresher_numbers_in_the_summary_wait_for_the_periodic_write_while_a_new_severity_does_not() {
+    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.WARNING, "at 90 C", 0.7)));
+    tick();
+    assertThat(store.saved).hasSize(1);
+
+    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.WARNING, "at 91 C", 0.7)));
+    tick();
+    tick();
+    assertThat(store.saved).as("summary-only changes are not written every cycle").hasSize(1);
+    assertThat(told).hasSize(1);
+    assertThat(engine.findings(FindingQuery.open())).singleElement()
+        .satisfies(f -> assertThat(f.summary()).isEqualTo("at 91 C"));
+
+    for (int i = 0; i < 3; i++) {
+      tick();
+    }
+    assertThat(store.saved).as("written back with the periodic refresh").hasSize(2);
+    assertThat(store.all()).singleElement().satisfies(f -> assertThat(f.summary()).isEqualTo("at 91 C"));
+
+    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.CRITICAL, "at 99 C", 0.5)));
+    tick();
+    assertThat(store.saved).as("a new severity is written at once").hasSize(3);
   }
 
   @Test
@@ -242,17 +269,17 @@ class HealthEngineTest {
     tick();
     tick();
     tick();
-    assertThat(fleet.recordCalls).isEqualTo(1);
+    assertThat(fleet.recordCalls()).isEqualTo(1);
     assertThat(fleet.nodes()).singleElement().satisfies(n -> assertThat(n.gpus()).hasSize(8));
 
     telemetry.report("gpu-node-007", 9, "H100", clock.millis());
     tick();
     tick();
-    assertThat(fleet.recordCalls).isEqualTo(2);
+    assertThat(fleet.recordCalls()).isEqualTo(2);
 
     telemetry.report("gpu-node-007", 7, "H100", clock.millis());
     tick();
-    assertThat(fleet.recordCalls).isEqualTo(2);
+    assertThat(fleet.recordCalls()).isEqualTo(2);
     assertThat(fleet.nodes().get(0).gpus()).hasSize(9);
     assertThat(xid.seen.get(xid.seen.size() - 1).inventory().get(0).gpus()).hasSize(9);
   }
