@@ -9,6 +9,8 @@ import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.Severity;
+import io.bulwark.testing.InMemoryFleet;
+import io.bulwark.testing.InMemoryTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,9 @@ package io.bulwark.health.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bulwark.testing.InMemoryFleet;
+import io.bulwark.testing.InMemoryTelemetry;
+import io.bulwark.testing.TypedConfig;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,12 +16,12 @@ class HealthEngineActivationTest {
   private final InMemoryFindings store = new InMemoryFindings();
 
   private HealthEngine activate(Map<String, Object> properties) {
-    return new HealthEngine(telemetry, fleet, store, ConfigFixture.of(HealthEngineConfig.class, properties));
+    return new HealthEngine(telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, properties));
   }
 
   @Test
   void the_defaults_are_two_second_evaluations_and_ten_seconds_to_resolve() {
-    HealthEngineOptions options = HealthEngineOptions.from(ConfigFixture.of(HealthEngineConfig.class, Map.of()));
+    HealthEngineOptions options = HealthEngineOptions.from(TypedConfig.of(HealthEngineConfig.class, Map.of()));
     assertThat(options).isEqualTo(new HealthEngineOptions(2000, 10_000, 30_000));
     assertThat(options.telemetryStaleMillis()).isEqualTo(10_000);
     assertThat(new HealthEngineOptions(5000, 0, 0).telemetryStaleMillis()).isEqualTo(15_000);
@@ -39,7 +42,7 @@ class HealthEngineActivationTest {
   void activation_fails_with_a_clear_message_when_the_open_findings_cannot_be_read() {
     store.refuseReads = true;
     assertThatThrownBy(() -> new HealthEngine(telemetry, fleet, store,
-        ConfigFixture.of(HealthEngineConfig.class, Map.of())))
+        TypedConfig.of(HealthEngineConfig.class, Map.of())))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("open findings");
   }
 

@@ -13,6 +13,8 @@ import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.testing.InMemoryFleet;
+import io.bulwark.testing.InMemoryTelemetry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -45,16 +47,16 @@ final class FleetFixture {
     Instant at = Instant.ofEpochMilli(now);
     fleet.put(new Node(A01, LifecycleState.DEPLOYED, gpus(4), at.minusSeconds(3600), at));
     fleet.put(new Node(A02, LifecycleState.DEPLOYED, gpus(2), at.minusSeconds(3600), at));
-    telemetry.reported(A01, gpus(3), now - 2_000);
-    telemetry.reported(A02, gpus(2), now - 1_000);
+    telemetry.report(A01, gpus(3), now - 2_000);
+    telemetry.report(A02, gpus(2), now - 1_000);
     for (int gpu = 0; gpu < 3; gpu++) {
       for (int s = 0; s < 60; s++) {
         long t = now - 300_000 + s * 5_000L;
-        telemetry.sample(A01, gpu, DcgmField.GPU_TEMP, t, 60 + gpu * 10 + s % 3);
-        telemetry.sample(A01, gpu, DcgmField.SM_CLOCK, t, gpu == 2 ? 1200 : 1980);
-        telemetry.sample(A01, gpu, DcgmField.POWER_USAGE, t, 650.5);
+        telemetry.add(A01, gpu, DcgmField.GPU_TEMP, t, 60 + gpu * 10 + s % 3);
+        telemetry.add(A01, gpu, DcgmField.SM_CLOCK, t, gpu == 2 ? 1200 : 1980);
+        telemetry.add(A01, gpu, DcgmField.POWER_USAGE, t, 650.5);
       }
-      telemetry.sample(A01, gpu, DcgmField.GPU_TEMP, now - 1_200_000, 40);
+      telemetry.add(A01, gpu, DcgmField.GPU_TEMP, now - 1_200_000, 40);
     }
     xid = finding("f-xid", FindingKind.XID, A01, 1, Severity.CRITICAL, at.minusSeconds(600), at.minusSeconds(5),
         null, "XID 79: GPU has fallen off the bus", "Drain the node and reseat or replace GPU 1.");

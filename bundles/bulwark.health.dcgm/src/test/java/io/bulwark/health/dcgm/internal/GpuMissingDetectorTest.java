@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.testing.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,9 +52,9 @@ class GpuMissingDetectorTest {
 
   @Test
   void an_invalid_freshness_names_the_property() {
-    assertThatThrownBy(() -> new GpuMissingDetector(ConfigFixture.of(GpuMissingDetectorConfig.class,
+    assertThatThrownBy(() -> new GpuMissingDetector(TypedConfig.of(GpuMissingDetectorConfig.class,
         Map.of("scrapeFreshSeconds", 0)))).hasMessageContaining("scrapeFreshSeconds");
-    assertThat(new GpuMissingDetector(ConfigFixture.of(GpuMissingDetectorConfig.class, Map.of())).name())
+    assertThat(new GpuMissingDetector(TypedConfig.of(GpuMissingDetectorConfig.class, Map.of())).name())
         .isEqualTo("gpu-missing");
   }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.testing.TypedConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -89,10 +90,10 @@ class MemoryErrorDetectorsTest {
 
   @Test
   void invalid_windows_name_the_property() {
-    assertThatThrownBy(() -> new EccDetector(ConfigFixture.of(EccDetectorConfig.class,
+    assertThatThrownBy(() -> new EccDetector(TypedConfig.of(EccDetectorConfig.class,
         Map.of("windowSeconds", 0)))).hasMessageContaining("windowSeconds");
-    assertThatThrownBy(() -> new RowRemapDetector(ConfigFixture.of(RowRemapDetectorConfig.class,
+    assertThatThrownBy(() -> new RowRemapDetector(TypedConfig.of(RowRemapDetectorConfig.class,
         Map.of("windowSeconds", 4000)))).hasMessageContaining("windowSeconds");
-    assertThat(new EccDetector(ConfigFixture.of(EccDetectorConfig.class, Map.of())).name()).isEqualTo("ecc-dbe");
+    assertThat(new EccDetector(TypedConfig.of(EccDetectorConfig.class, Map.of())).name()).isEqualTo("ecc-dbe");
   }
 }

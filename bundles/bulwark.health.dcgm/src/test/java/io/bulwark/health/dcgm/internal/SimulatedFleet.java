@@ -7,6 +7,7 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.testing.InMemoryTelemetry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

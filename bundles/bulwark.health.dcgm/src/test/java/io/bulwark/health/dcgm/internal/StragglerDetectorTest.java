@@ -9,6 +9,7 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.testing.TypedConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -139,7 +140,7 @@ class StragglerDetectorTest {
       assertThat(c.evidence()).containsEntry("metric", DcgmField.SM_ACTIVE).containsEntry("smActiveMedian", "0.40");
       assertThat(c.performanceFactor()).isCloseTo(0.5, within(0.02));
     });
-    StragglerDetector clockOnly = new StragglerDetector(ConfigFixture.of(StragglerDetectorConfig.class,
+    StragglerDetector clockOnly = new StragglerDetector(TypedConfig.of(StragglerDetectorConfig.class,
         Map.of("compareSmActive", false)));
     assertThat(clockOnly.evaluate(fleet.context())).isEmpty();
   }
@@ -165,11 +166,11 @@ class StragglerDetectorTest {
 
   @Test
   void invalid_values_name_the_property() {
-    assertThat(StragglerOptions.from(ConfigFixture.of(StragglerDetectorConfig.class, Map.of())))
+    assertThat(StragglerOptions.from(TypedConfig.of(StragglerDetectorConfig.class, Map.of())))
         .isEqualTo(StragglerOptions.defaults());
     for (var bad : Map.<String, Object>of("relativeDrop", 1.0, "madMultiplier", -1.0, "minPeers", 1,
         "windowSeconds", 0, "sustainedFraction", 0.0, "minSamples", 0).entrySet()) {
-      assertThatThrownBy(() -> new StragglerDetector(ConfigFixture.of(StragglerDetectorConfig.class,
+      assertThatThrownBy(() -> new StragglerDetector(TypedConfig.of(StragglerDetectorConfig.class,
           Map.of(bad.getKey(), bad.getValue())))).hasMessageContaining(bad.getKey());
     }
   }

@@ -9,6 +9,7 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.testing.TypedConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -154,17 +155,17 @@ class ThrottleDetectorsTest {
 
   @Test
   void invalid_values_name_the_property() {
-    assertThat(ThermalThrottleOptions.from(ConfigFixture.of(ThermalThrottleDetectorConfig.class, Map.of())))
+    assertThat(ThermalThrottleOptions.from(TypedConfig.of(ThermalThrottleDetectorConfig.class, Map.of())))
         .isEqualTo(ThermalThrottleOptions.defaults());
-    assertThatThrownBy(() -> new ThermalThrottleDetector(ConfigFixture.of(ThermalThrottleDetectorConfig.class,
+    assertThatThrownBy(() -> new ThermalThrottleDetector(TypedConfig.of(ThermalThrottleDetectorConfig.class,
         Map.of("sustainedFraction", 1.5)))).hasMessageContaining("sustainedFraction");
-    assertThatThrownBy(() -> new ThermalThrottleDetector(ConfigFixture.of(ThermalThrottleDetectorConfig.class,
+    assertThatThrownBy(() -> new ThermalThrottleDetector(TypedConfig.of(ThermalThrottleDetectorConfig.class,
         Map.of("hotTemperatureCelsius", 500.0)))).hasMessageContaining("hotTemperatureCelsius");
-    assertThatThrownBy(() -> new PowerThrottleDetector(ConfigFixture.of(PowerThrottleDetectorConfig.class,
+    assertThatThrownBy(() -> new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class,
         Map.of("busyUtilPercent", -1.0)))).hasMessageContaining("busyUtilPercent");
-    assertThatThrownBy(() -> new PowerThrottleDetector(ConfigFixture.of(PowerThrottleDetectorConfig.class,
+    assertThatThrownBy(() -> new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class,
         Map.of("referenceWindowSeconds", 5)))).hasMessageContaining("referenceWindowSeconds");
-    assertThat(new PowerThrottleDetector(ConfigFixture.of(PowerThrottleDetectorConfig.class, Map.of())).name())
+    assertThat(new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class, Map.of())).name())
         .isEqualTo("power-throttle");
   }
 }

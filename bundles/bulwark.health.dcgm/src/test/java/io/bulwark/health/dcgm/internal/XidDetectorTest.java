@@ -8,6 +8,7 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.testing.TypedConfig;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -133,7 +134,7 @@ class XidDetectorTest {
 
   @Test
   void configured_codes_extend_the_hardware_list_and_invalid_values_name_the_property() {
-    XidDetector configured = new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+    XidDetector configured = new XidDetector(TypedConfig.of(XidDetectorConfig.class,
         Map.of("additionalHardwareXids", new int[] {61})));
     xid(1, 61, 3, 3);
     fleet.run(4);
@@ -142,11 +143,11 @@ class XidDetectorTest {
     assertThat(detector.evaluate(fleet.context())).singleElement()
         .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.WARNING));
 
-    assertThat(XidOptions.from(ConfigFixture.of(XidDetectorConfig.class, Map.of())))
+    assertThat(XidOptions.from(TypedConfig.of(XidDetectorConfig.class, Map.of())))
         .isEqualTo(XidOptions.defaults());
-    assertThatThrownBy(() -> new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+    assertThatThrownBy(() -> new XidDetector(TypedConfig.of(XidDetectorConfig.class,
         Map.of("holdSeconds", 0)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdSeconds");
-    assertThatThrownBy(() -> new XidDetector(ConfigFixture.of(XidDetectorConfig.class,
+    assertThatThrownBy(() -> new XidDetector(TypedConfig.of(XidDetectorConfig.class,
         Map.of("applicationXids", new int[] {-1})))).hasMessageContaining("applicationXids");
   }
 }

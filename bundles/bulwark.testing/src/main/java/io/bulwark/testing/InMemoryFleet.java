@@ -1,4 +1,4 @@
-package io.bulwark.health.internal;
+package io.bulwark.testing;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Gpu;
@@ -14,12 +14,24 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Internal test double of the inventory for the engine tests: keeps nodes in memory with the store's merge rules
- * (never forgets a GPU) and counts the writes.
+ * Test double for the store bundle's {@link FleetRepository}: keeps the inventory in memory with the store's merge
+ * rules (a node is created {@link LifecycleState#DEPLOYED}, a GPU is never forgotten, GPUs are kept sorted by index)
+ * and counts the observations recorded. It stands in for the real store bundle and is used by unit tests only;
+ * nothing is written to disk. Thread-safe.
  */
-final class InMemoryFleet implements FleetRepository {
+public final class InMemoryFleet implements FleetRepository {
   private final Map<NodeId, Node> nodes = new TreeMap<>();
-  int recordCalls;
+  private int recordCalls;
+
+  /** Puts {@code node} into the inventory as it is, replacing any node with the same id. */
+  public synchronized void put(Node node) {
+    nodes.put(node.id(), node);
+  }
+
+  /** Returns how many times {@link #recordObserved} has been called. */
+  public synchronized int recordCalls() {
+    return recordCalls;
+  }
 
   @Override
   public synchronized List<Node> nodes() {
@@ -49,11 +61,11 @@ final class InMemoryFleet implements FleetRepository {
 
   @Override
   public synchronized Node setState(NodeId id, LifecycleState state) {
-    Node n = nodes.get(id);
-    if (n == null) {
+    Node node = nodes.get(id);
+    if (node == null) {
       throw new NoSuchElementException(id.value());
     }
-    Node changed = n.withState(state);
+    Node changed = node.withState(state);
     nodes.put(id, changed);
     return changed;
   }
