@@ -17,29 +17,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * End to end through the exported demo jar: the simulator serves dcgm-exporter pages, telemetry scrapes them every
- * second, the detectors judge them, and the findings appear over HTTP on the right node and GPU within 30 s of the
- * fault; after the fault clears they resolve.
+ * End to end through the exported demo jar: the simulator serves dcgm-exporter pages, telemetry
+ * scrapes them every second, the detectors judge them, and the findings appear over HTTP on the
+ * right node and GPU within 30 s of the fault; after the fault clears they resolve.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultsToFindingsIT {
   /** One fault of each kind, each on its own busy node of the simulated fleet. */
-  private static final List<Object[]> FAULTS = List.of(
-      new Object[] {"xid", "gpu-node-003", 1},
-      new Object[] {"ecc-dbe", "gpu-node-004", 2},
-      new Object[] {"row-remap-failure", "gpu-node-005", 3},
-      new Object[] {"thermal-throttle", "gpu-node-006", 4},
-      new Object[] {"power-throttle", "gpu-node-007", 5},
-      new Object[] {"straggler", "gpu-node-008", 6},
-      new Object[] {"gpu-missing", "gpu-node-009", 7});
+  private static final List<Object[]> FAULTS =
+      List.of(
+          new Object[] {"xid", "gpu-node-003", 1},
+          new Object[] {"ecc-dbe", "gpu-node-004", 2},
+          new Object[] {"row-remap-failure", "gpu-node-005", 3},
+          new Object[] {"thermal-throttle", "gpu-node-006", 4},
+          new Object[] {"power-throttle", "gpu-node-007", 5},
+          new Object[] {"straggler", "gpu-node-008", 6},
+          new Object[] {"gpu-missing", "gpu-node-009", 7});
 
   private static RunningAppliance bulwark;
   private static final Map<String, String> faultIds = new LinkedHashMap<>();
 
   @BeforeAll
   static void start() throws Exception {
-    bulwark = RunningAppliance.demo(RunningAppliance.workDir("faults-to-findings"),
-        Map.of("BULWARK_SIM_SCENARIO", "none"));
+    bulwark =
+        RunningAppliance.demo(
+            RunningAppliance.workDir("faults-to-findings"), Map.of("BULWARK_SIM_SCENARIO", "none"));
     double seconds = bulwark.awaitUp(Duration.ofSeconds(60));
     System.out.printf("demo listening %.1f s after JVM start%n", seconds);
   }
@@ -54,7 +56,10 @@ class FaultsToFindingsIT {
   @Test
   @Order(1)
   void aHealthyFleetHasNoOpenFindingsAndFullCapacity() throws Exception {
-    awaitJson("/api/v1/capacity", c -> c.getInteger("gpusInstalled", 0) == 64 * 8, Duration.ofSeconds(30));
+    awaitJson(
+        "/api/v1/capacity",
+        c -> c.getInteger("gpusInstalled", 0) == 64 * 8,
+        Duration.ofSeconds(30));
     // Give the detectors their windows on a clean fleet.
     Thread.sleep(16_000);
     JsonObject capacity = new JsonObject(bulwark.get("/api/v1/capacity").body());
@@ -76,26 +81,35 @@ class FaultsToFindingsIT {
     List<Object[]> missing = FAULTS;
     while (System.nanoTime() < deadline) {
       JsonArray open = openFindings();
-      missing = FAULTS.stream().filter(f -> !hasFinding(open, (String) f[0], (String) f[1], (int) f[2])).toList();
+      missing =
+          FAULTS.stream()
+              .filter(f -> !hasFinding(open, (String) f[0], (String) f[1], (int) f[2]))
+              .toList();
       if (missing.isEmpty()) {
         break;
       }
       Thread.sleep(500);
     }
     double seconds = (System.nanoTime() - injected) / 1e9;
-    assertThat(missing).as("faults without an open finding %.0f s after injection", seconds)
-        .extracting(f -> f[0] + "@" + f[1] + "/" + f[2]).isEmpty();
-    System.out.printf("all %d fault kinds were open findings %.1f s after injection%n", FAULTS.size(), seconds);
+    assertThat(missing)
+        .as("faults without an open finding %.0f s after injection", seconds)
+        .extracting(f -> f[0] + "@" + f[1] + "/" + f[2])
+        .isEmpty();
+    System.out.printf(
+        "all %d fault kinds were open findings %.1f s after injection%n", FAULTS.size(), seconds);
 
     JsonArray open = openFindings();
     assertThat(open.stream().map(o -> ((JsonObject) o).getString("node")))
         .as("no finding on a healthy node")
         .allMatch(n -> FAULTS.stream().anyMatch(f -> f[1].equals(n)));
     JsonObject capacity = new JsonObject(bulwark.get("/api/v1/capacity").body());
-    assertThat(capacity.getInteger("gpusHealthy")).as("xid 79, DBE, row-remap and missing GPUs are lost")
+    assertThat(capacity.getInteger("gpusHealthy"))
+        .as("xid 79, DBE, row-remap and missing GPUs are lost")
         .isLessThanOrEqualTo(512 - 4);
-    assertThat(capacity.getDouble("effectiveCapacity")).isLessThan(capacity.getInteger("gpusHealthy") / 512.0);
-    assertThat(capacity.getString("summary")).matches("\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective");
+    assertThat(capacity.getDouble("effectiveCapacity"))
+        .isLessThan(capacity.getInteger("gpusHealthy") / 512.0);
+    assertThat(capacity.getString("summary"))
+        .matches("\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective");
 
     JsonObject node = new JsonObject(bulwark.get("/api/v1/nodes/gpu-node-006").body());
     assertThat(node.encode()).contains("thermal-throttle");
@@ -105,7 +119,8 @@ class FaultsToFindingsIT {
   @Order(3)
   void findingsResolveAfterTheFaultsClear() throws Exception {
     for (String id : faultIds.values()) {
-      assertThat(bulwark.send("DELETE", bulwark.simUrl("/sim/faults/" + id), null).statusCode()).isEqualTo(204);
+      assertThat(bulwark.send("DELETE", bulwark.simUrl("/sim/faults/" + id), null).statusCode())
+          .isEqualTo(204);
     }
     long cleared = System.nanoTime();
     awaitJson("/api/v1/findings?state=open", null, Duration.ofSeconds(60));
@@ -114,11 +129,14 @@ class FaultsToFindingsIT {
       Thread.sleep(500);
     }
     assertThat(openFindings()).as("open findings 60 s after the faults cleared").isEmpty();
-    System.out.printf("all findings resolved %.1f s after the faults cleared%n", (System.nanoTime() - cleared) / 1e9);
+    System.out.printf(
+        "all findings resolved %.1f s after the faults cleared%n",
+        (System.nanoTime() - cleared) / 1e9);
     JsonArray resolved = findings("/api/v1/findings?state=resolved");
     for (Object[] f : FAULTS) {
       assertThat(hasFinding(resolved, (String) f[0], (String) f[1], (int) f[2]))
-          .as("resolved %s on %s GPU %s", f[0], f[1], f[2]).isTrue();
+          .as("resolved %s on %s GPU %s", f[0], f[1], f[2])
+          .isTrue();
     }
   }
 
@@ -127,8 +145,8 @@ class FaultsToFindingsIT {
   void badQueriesGetProblemDetails() throws Exception {
     HttpResponse<String> r = bulwark.get("/api/v1/findings?state=sideways");
     assertThat(r.statusCode()).isEqualTo(400);
-    assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(
-        v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(r.headers().firstValue("content-type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(new JsonObject(r.body()).getInteger("status")).isEqualTo(400);
     assertThat(bulwark.get("/api/v1/nodes/no-such-node").statusCode()).isEqualTo(404);
   }
@@ -145,12 +163,17 @@ class FaultsToFindingsIT {
   }
 
   private static boolean hasFinding(JsonArray findings, String kind, String node, int gpu) {
-    return findings.stream().map(JsonObject.class::cast).anyMatch(
-        f -> kind.equals(f.getString("kind")) && node.equals(f.getString("node")) && gpu == f.getInteger("gpu"));
+    return findings.stream()
+        .map(JsonObject.class::cast)
+        .anyMatch(
+            f ->
+                kind.equals(f.getString("kind"))
+                    && node.equals(f.getString("node"))
+                    && gpu == f.getInteger("gpu"));
   }
 
-  private static void awaitJson(String path, java.util.function.Predicate<JsonObject> ok, Duration timeout)
-      throws Exception {
+  private static void awaitJson(
+      String path, java.util.function.Predicate<JsonObject> ok, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get(path);

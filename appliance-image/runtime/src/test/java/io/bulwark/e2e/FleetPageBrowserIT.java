@@ -18,44 +18,70 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The fleet page in a real browser (Debian's headless Chromium through its chromedriver): the demo fleet's
- * capacity account, the grid of 64 nodes by 8 GPUs coloured by health, and the simulator's faults as open findings.
+ * The fleet page in a real browser (Debian's headless Chromium through its chromedriver): the demo
+ * fleet's capacity account, the grid of 64 nodes by 8 GPUs coloured by health, and the simulator's
+ * faults as open findings.
  */
 class FleetPageBrowserIT {
 
   @Test
   void theFleetPageShowsCapacityTheGridAndTheInjectedFaults() throws Exception {
-    try (RunningAppliance bulwark = RunningAppliance.demo(RunningAppliance.workDir("browser"), Map.of())) {
+    try (RunningAppliance bulwark =
+        RunningAppliance.demo(RunningAppliance.workDir("browser"), Map.of())) {
       bulwark.awaitUp(Duration.ofSeconds(60));
       ChromeDriver browser = headlessChromium();
       try {
         browser.get(bulwark.baseUrl() + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
 
-        wait.until(d -> d.findElements(By.cssSelector("#fleet-grid [data-node][data-gpu]")).size() == 64 * 8);
-        wait.until(d -> d.findElement(By.id("capacity-summary")).getText()
-            .matches("(?s).*\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective.*"));
-        // The demo scenario injects one fault of each kind; each shows as an open finding and a coloured cell.
+        wait.until(
+            d ->
+                d.findElements(By.cssSelector("#fleet-grid [data-node][data-gpu]")).size()
+                    == 64 * 8);
+        wait.until(
+            d ->
+                d.findElement(By.id("capacity-summary"))
+                    .getText()
+                    .matches("(?s).*\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective.*"));
+        // The demo scenario injects one fault of each kind; each shows as an open finding and a
+        // coloured cell.
         wait.until(d -> d.findElements(By.cssSelector("#open-findings [data-kind]")).size() >= 7);
-        List<String> kinds = browser.findElements(By.cssSelector("#open-findings [data-kind]")).stream()
-            .map(e -> e.getAttribute("data-kind")).distinct().sorted().toList();
-        assertThat(kinds).contains("xid", "ecc-dbe", "row-remap-failure", "thermal-throttle", "power-throttle",
-            "straggler", "gpu-missing");
-        WebElement finding = browser.findElement(By.cssSelector("#open-findings [data-kind='gpu-missing']"));
+        List<String> kinds =
+            browser.findElements(By.cssSelector("#open-findings [data-kind]")).stream()
+                .map(e -> e.getAttribute("data-kind"))
+                .distinct()
+                .sorted()
+                .toList();
+        assertThat(kinds)
+            .contains(
+                "xid",
+                "ecc-dbe",
+                "row-remap-failure",
+                "thermal-throttle",
+                "power-throttle",
+                "straggler",
+                "gpu-missing");
+        WebElement finding =
+            browser.findElement(By.cssSelector("#open-findings [data-kind='gpu-missing']"));
         String node = finding.getAttribute("data-node");
         String gpu = finding.getAttribute("data-gpu");
-        WebElement cell = browser.findElement(
-            By.cssSelector("#fleet-grid [data-node='" + node + "'][data-gpu='" + gpu + "']"));
+        WebElement cell =
+            browser.findElement(
+                By.cssSelector("#fleet-grid [data-node='" + node + "'][data-gpu='" + gpu + "']"));
         assertThat(cell.getAttribute("data-health")).isIn("critical", "missing");
-        assertThat(browser.findElements(By.cssSelector("#fleet-grid [data-health='healthy']")).size())
-            .isGreaterThan(400);
+        // Cells turn healthy as the first scrapes of every node come in.
+        wait.until(
+            d ->
+                d.findElements(By.cssSelector("#fleet-grid [data-health='healthy']")).size() > 400);
         Path shot = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"), "fleet-page.png");
         Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
         // The node page of the faulty node shows its charts.
         browser.get(bulwark.baseUrl() + "/#/nodes/" + node);
         wait.until(d -> !d.findElements(By.cssSelector("svg")).isEmpty());
-        Files.write(shot.resolveSibling("node-page.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        Files.write(
+            shot.resolveSibling("node-page.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
       } finally {
         browser.quit();
       }
@@ -65,13 +91,22 @@ class FleetPageBrowserIT {
   static ChromeDriver headlessChromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--window-size=1600,1000");
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-        .usingAnyFreePort()
-        .build();
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1600,1000");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+            .usingAnyFreePort()
+            .build();
     return new ChromeDriver(service, options);
   }
 }

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exported runtime as an admin runs it: starts listening in a few seconds, stops cleanly on SIGTERM (components
- * deactivated, store closed), keeps its framework storage and data across restarts, and refuses a bad setting at
- * start naming it.
+ * The exported runtime as an admin runs it: starts listening in a few seconds, stops cleanly on
+ * SIGTERM (components deactivated, store closed), keeps its framework storage and data across
+ * restarts, and refuses a bad setting at start naming it.
  */
 class LifecycleIT {
 
@@ -33,9 +33,12 @@ class LifecycleIT {
         nodes = nodesOf(first.get("/api/v1/nodes").body());
       }
       assertThat(nodes).hasSize(64);
-      inventoryBefore = nodes.stream().map(n -> ((JsonObject) n).getString("id")).sorted().toList().toString();
+      inventoryBefore =
+          nodes.stream().map(n -> ((JsonObject) n).getString("id")).sorted().toList().toString();
 
-      assertThat(first.terminate(Duration.ofSeconds(40))).as("exit status after SIGTERM").isIn(0, 143);
+      assertThat(first.terminate(Duration.ofSeconds(40)))
+          .as("exit status after SIGTERM")
+          .isIn(0, 143);
       assertThat(first.console()).contains("store closed cleanly");
     }
     assertThat(work.resolve("data/bulwark.db")).exists();
@@ -45,7 +48,12 @@ class LifecycleIT {
       second.awaitUp(Duration.ofSeconds(60));
       // The inventory is served from the store before the first scrape of this run has finished.
       JsonArray nodes = nodesOf(second.get("/api/v1/nodes").body());
-      assertThat(nodes.stream().map(n -> ((JsonObject) n).getString("id")).sorted().toList().toString())
+      assertThat(
+              nodes.stream()
+                  .map(n -> ((JsonObject) n).getString("id"))
+                  .sorted()
+                  .toList()
+                  .toString())
           .isEqualTo(inventoryBefore);
       assertThat(second.console()).doesNotContain("Exception");
     }
@@ -54,10 +62,13 @@ class LifecycleIT {
   @Test
   void aBadSettingStopsStartUpNamingTheSetting() throws Exception {
     Path work = RunningAppliance.workDir("bad-setting");
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", System.getProperty("bulwark.demo.jar"))
-        .directory(work.toFile())
-        .redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                System.getProperty("bulwark.demo.jar"))
+            .directory(work.toFile())
+            .redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("BULWARK_"));
     pb.environment().put("BULWARK_DATA_DIR", work.resolve("data").toString());
     pb.environment().put("BULWARK_HTTPS_PORT", "eighty");

@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One Bulwark process started from an exported role jar exactly as an admin starts it ({@code java -jar}), with its
- * own data folder and free ports, its console captured to a log file. Stopped with SIGTERM like a service manager.
+ * One Bulwark process started from an exported role jar exactly as an admin starts it ({@code java
+ * -jar}), with its own data folder and free ports, its console captured to a log file. Stopped with
+ * SIGTERM like a service manager.
  */
 final class RunningAppliance implements AutoCloseable {
   final Path dataDir;
@@ -26,7 +27,8 @@ final class RunningAppliance implements AutoCloseable {
   final int simPort;
   final Process process;
   final long startedNanos = System.nanoTime();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private RunningAppliance(Path jar, Path workDir, Map<String, String> env) throws IOException {
     this.dataDir = workDir.resolve("data");
@@ -34,17 +36,23 @@ final class RunningAppliance implements AutoCloseable {
     this.httpPort = Integer.parseInt(env.get("BULWARK_HTTP_PORT"));
     this.simPort = Integer.parseInt(env.getOrDefault("BULWARK_SIM_PORT", "0"));
     Files.createDirectories(workDir);
-    ProcessBuilder pb = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString())
-        .directory(workDir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString())
+            .directory(workDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().keySet().removeIf(k -> k.startsWith("BULWARK_"));
     pb.environment().putAll(env);
     this.process = pb.start();
   }
 
-  /** Starts the demo role in {@code workDir} on free ports; {@code extraEnv} adds or replaces variables. */
+  /**
+   * Starts the demo role in {@code workDir} on free ports; {@code extraEnv} adds or replaces
+   * variables.
+   */
   static RunningAppliance demo(Path workDir, Map<String, String> extraEnv) throws IOException {
     Map<String, String> env = new HashMap<>();
     env.put("BULWARK_DATA_DIR", workDir.resolve("data").toString());
@@ -54,8 +62,18 @@ final class RunningAppliance implements AutoCloseable {
     return new RunningAppliance(Path.of(System.getProperty("bulwark.demo.jar")), workDir, env);
   }
 
+  /**
+   * Returns an empty folder for one test's appliance: what an earlier run left there is removed.
+   */
   static Path workDir(String name) throws IOException {
     Path dir = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e")).resolve(name);
+    if (Files.exists(dir)) {
+      try (var walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
     Files.createDirectories(dir);
     return dir;
   }
@@ -75,7 +93,8 @@ final class RunningAppliance implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new AssertionError("Bulwark exited with " + process.exitValue() + " before it listened:\n" + console());
+        throw new AssertionError(
+            "Bulwark exited with " + process.exitValue() + " before it listened:\n" + console());
       }
       try {
         if (get("/api/v1/health").statusCode() == 200) {
@@ -90,14 +109,19 @@ final class RunningAppliance implements AutoCloseable {
   }
 
   HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(5)).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(5)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  HttpResponse<String> send(String method, String url, String json) throws IOException, InterruptedException {
+  HttpResponse<String> send(String method, String url, String json)
+      throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
-    b = json == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-        : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+    b =
+        json == null
+            ? b.method(method, HttpRequest.BodyPublishers.noBody())
+            : b.header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -118,7 +142,8 @@ final class RunningAppliance implements AutoCloseable {
     process.destroy();
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError("Bulwark did not stop within " + timeout + " of SIGTERM:\n" + console());
+      throw new AssertionError(
+          "Bulwark did not stop within " + timeout + " of SIGTERM:\n" + console());
     }
     return process.exitValue();
   }

@@ -19,7 +19,9 @@ import org.osgi.test.common.annotation.InjectService;
 import org.osgi.test.junit5.context.BundleContextExtension;
 import org.osgi.test.junit5.service.ServiceExtension;
 
-/** Given the appliance bundles in Felix, every bundle is active and every contract has its provider. */
+/**
+ * Given the appliance bundles in Felix, every bundle is active and every contract has its provider.
+ */
 @ExtendWith({BundleContextExtension.class, ServiceExtension.class})
 class BundlesWireTest {
 
@@ -27,14 +29,28 @@ class BundlesWireTest {
 
   @Test
   void everyBulwarkBundleIsActive() {
-    List<Bundle> ours = Arrays.stream(context.getBundles())
-        .filter(b -> b.getSymbolicName().startsWith("bulwark."))
-        .toList();
-    assertThat(ours).extracting(Bundle::getSymbolicName).contains(
-        "bulwark.api", "bulwark.lib.vertx", "bulwark.runtime", "bulwark.store", "bulwark.telemetry",
-        "bulwark.health", "bulwark.health.dcgm", "bulwark.web", "bulwark.sim");
-    assertThat(ours).allSatisfy(b -> assertThat(b.getState())
-        .as("state of %s", b.getSymbolicName()).isEqualTo(Bundle.ACTIVE));
+    List<Bundle> ours =
+        Arrays.stream(context.getBundles())
+            .filter(b -> b.getSymbolicName().startsWith("bulwark."))
+            .toList();
+    assertThat(ours)
+        .extracting(Bundle::getSymbolicName)
+        .contains(
+            "bulwark.api",
+            "bulwark.lib.vertx",
+            "bulwark.runtime",
+            "bulwark.store",
+            "bulwark.telemetry",
+            "bulwark.health",
+            "bulwark.health.dcgm",
+            "bulwark.web",
+            "bulwark.sim");
+    assertThat(ours)
+        .allSatisfy(
+            b ->
+                assertThat(b.getState())
+                    .as("state of %s", b.getSymbolicName())
+                    .isEqualTo(Bundle.ACTIVE));
   }
 
   @Test
@@ -54,8 +70,8 @@ class BundlesWireTest {
   }
 
   @Test
-  void theDetectorsOfEveryFirstFindingKindTakePart(@InjectService(timeout = 10_000) HealthService health)
-      throws InterruptedException {
+  void theDetectorsOfEveryFirstFindingKindTakePart(
+      @InjectService(timeout = 10_000) HealthService health) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 10_000;
     while (health.detectors().size() < 5 && System.currentTimeMillis() < deadline) {
       Thread.sleep(100);

@@ -14,12 +14,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.osgi.framework.Bundle;
@@ -31,8 +31,9 @@ import org.osgi.test.junit5.context.BundleContextExtension;
 import org.osgi.test.junit5.service.ServiceExtension;
 
 /**
- * Plugins really are plugins: the detector bundle is stopped and uninstalled while the appliance runs, the rest keeps
- * serving, and an updated version of it is installed and takes part again, all without a restart.
+ * Plugins really are plugins: the detector bundle is stopped and uninstalled while the appliance
+ * runs, the rest keeps serving, and an updated version of it is installed and takes part again, all
+ * without a restart.
  */
 @ExtendWith({BundleContextExtension.class, ServiceExtension.class})
 class HotSwapTest {
@@ -58,24 +59,30 @@ class HotSwapTest {
     await(() -> health.detectors().isEmpty(), "detectors leave with their bundle");
     CapacityReport first = health.capacity();
     await(() -> health.capacity().at().isAfter(first.at()), "the engine keeps evaluating");
-    HttpResponse<String> status = http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> status =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body()).doesNotContain(DETECTORS);
     assertThat(bundleIfPresent(DETECTORS)).isNull();
 
     // when an updated version is installed from its jar
-    Bundle updated = context.installBundle("bulwark-updated:" + DETECTORS,
-        new ByteArrayInputStream(withVersion(original, "0.1.1.hotswap")));
+    Bundle updated =
+        context.installBundle(
+            "bulwark-updated:" + DETECTORS,
+            new ByteArrayInputStream(withVersion(original, "0.1.1.hotswap")));
     updated.start();
 
     // then it takes part again
     assertThat(updated.getVersion()).isEqualTo(Version.parseVersion("0.1.1.hotswap"));
     await(() -> health.detectors().size() == before, "updated detectors take part");
-    HttpResponse<String> after = http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> after =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(after.body()).contains(DETECTORS).contains("0.1.1.hotswap");
   }
 
@@ -94,7 +101,8 @@ class HotSwapTest {
 
   private static byte[] read(Bundle bundle) throws IOException {
     String location = bundle.getLocation().replaceFirst("^reference:", "");
-    try (InputStream in = URI.create(location.contains(":") ? location : "file:" + location).toURL().openStream()) {
+    try (InputStream in =
+        URI.create(location.contains(":") ? location : "file:" + location).toURL().openStream()) {
       return in.readAllBytes();
     }
   }

@@ -22,7 +22,8 @@ import org.osgi.test.common.annotation.InjectService;
 import org.osgi.test.junit5.service.ServiceExtension;
 
 /**
- * MapDB 3.1 brings Kotlin, Eclipse Collections, Guava, LZ4 and Elsa: they resolve as bundles and work under Felix.
+ * MapDB 3.1 brings Kotlin, Eclipse Collections, Guava, LZ4 and Elsa: they resolve as bundles and
+ * work under Felix.
  */
 @ExtendWith(ServiceExtension.class)
 class MapDbUnderFelixTest {
@@ -32,19 +33,30 @@ class MapDbUnderFelixTest {
     Bundle mapdb = FrameworkUtil.getBundle(DB.class);
     assertThat(mapdb).as("MapDB is loaded from its own bundle").isNotNull();
     assertThat(mapdb.getSymbolicName()).isEqualTo("org.mapdb.mapdb");
-    List<String> wiredTo = mapdb.adapt(BundleWiring.class).getRequiredWires(null).stream()
-        .map(w -> w.getProvider().getBundle().getSymbolicName())
-        .distinct()
-        .toList();
-    assertThat(wiredTo).as("bundles MapDB is wired to")
-        .contains("org.jetbrains.kotlin.osgi-bundle", "org.eclipse.collections.impl", "org.eclipse.collections.api",
-            "com.google.guava", "lz4-java", "org.mapdb.elsa");
+    List<String> wiredTo =
+        mapdb.adapt(BundleWiring.class).getRequiredWires(null).stream()
+            .map(w -> w.getProvider().getBundle().getSymbolicName())
+            .distinct()
+            .toList();
+    assertThat(wiredTo)
+        .as("bundles MapDB is wired to")
+        .contains(
+            "org.jetbrains.kotlin.osgi-bundle",
+            "org.eclipse.collections.impl",
+            "org.eclipse.collections.api",
+            "com.google.guava",
+            "lz4-java",
+            "org.mapdb.elsa");
 
     try (DB db = DBMaker.memoryDB().make()) {
-      // Tree maps run on Kotlin and Eclipse Collections, hash maps on Guava's hashing; Elsa serializes values.
-      NavigableMap<String, Long> tree = db.treeMap("tree", Serializer.STRING, Serializer.LONG).createOrOpen();
-      ConcurrentMap<Long, String> hash = db.hashMap("hash", Serializer.LONG, Serializer.STRING).createOrOpen();
-      ConcurrentMap<String, Object> elsa = db.hashMap("elsa", Serializer.STRING, Serializer.ELSA).createOrOpen();
+      // Tree maps run on Kotlin and Eclipse Collections, hash maps on Guava's hashing; Elsa
+      // serializes values.
+      NavigableMap<String, Long> tree =
+          db.treeMap("tree", Serializer.STRING, Serializer.LONG).createOrOpen();
+      ConcurrentMap<Long, String> hash =
+          db.hashMap("hash", Serializer.LONG, Serializer.STRING).createOrOpen();
+      ConcurrentMap<String, Object> elsa =
+          db.hashMap("elsa", Serializer.STRING, Serializer.ELSA).createOrOpen();
       for (long i = 0; i < 5_000; i++) {
         tree.put("k" + i, i);
         hash.put(i, "v" + i);
@@ -58,9 +70,11 @@ class MapDbUnderFelixTest {
   }
 
   @Test
-  void theStoreServiceWritesAndReadsThroughMapDb(@InjectService(timeout = 10_000) FleetRepository fleet) {
+  void theStoreServiceWritesAndReadsThroughMapDb(
+      @InjectService(timeout = 10_000) FleetRepository fleet) {
     NodeId id = NodeId.of("itest-node-1");
-    fleet.recordObserved(id, List.of(new Gpu(0, "GPU-itest-0", "NVIDIA H100 80GB HBM3")), Instant.now());
+    fleet.recordObserved(
+        id, List.of(new Gpu(0, "GPU-itest-0", "NVIDIA H100 80GB HBM3")), Instant.now());
     assertThat(fleet.node(id)).map(Node::gpus).hasValueSatisfying(g -> assertThat(g).hasSize(1));
   }
 }

@@ -12,8 +12,9 @@ import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
- * Moves the web listener to a free port through Config Admin, as an admin would reconfigure it, and waits until
- * it answers there. Also proves that the web component follows a configuration change without a restart.
+ * Moves the web listener to a free port through Config Admin, as an admin would reconfigure it, and
+ * waits until it answers there. Also proves that the web component follows a configuration change
+ * without a restart.
  */
 final class WebPort {
   private static volatile int port;
@@ -28,10 +29,12 @@ final class WebPort {
     try (ServerSocket s = new ServerSocket(0)) {
       free = s.getLocalPort();
     }
-    ServiceReference<ConfigurationAdmin> ref = context.getServiceReference(ConfigurationAdmin.class);
+    ServiceReference<ConfigurationAdmin> ref =
+        context.getServiceReference(ConfigurationAdmin.class);
     ConfigurationAdmin cm = context.getService(ref);
     Configuration config = cm.getConfiguration("io.bulwark.web", "?");
-    Dictionary<String, Object> props = config.getProperties() == null ? new Hashtable<>() : config.getProperties();
+    Dictionary<String, Object> props =
+        config.getProperties() == null ? new Hashtable<>() : config.getProperties();
     props.put("httpPort", free);
     props.put("bindAddress", "127.0.0.1");
     config.update(props);

@@ -14,10 +14,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Test double for the store bundle's {@link FleetRepository}: keeps the inventory in memory with the store's merge
- * rules (a node is created {@link LifecycleState#DEPLOYED}, a GPU is never forgotten, GPUs are kept sorted by index)
- * and counts the observations recorded. It stands in for the real store bundle and is used by unit tests only;
- * nothing is written to disk. Thread-safe.
+ * Test double for the store bundle's {@link FleetRepository}: keeps the inventory in memory with
+ * the store's merge rules (a node is created {@link LifecycleState#DEPLOYED}, a GPU is never
+ * forgotten, GPUs are kept sorted by index) and counts the observations recorded. It stands in for
+ * the real store bundle and is used by unit tests only; nothing is written to disk. Thread-safe.
  */
 public final class InMemoryFleet implements FleetRepository {
   private final Map<NodeId, Node> nodes = new TreeMap<>();
@@ -52,9 +52,10 @@ public final class InMemoryFleet implements FleetRepository {
       before.gpus().forEach(g -> gpus.put(g.index(), g));
     }
     reported.forEach(g -> gpus.put(g.index(), g));
-    Node after = before == null
-        ? new Node(id, LifecycleState.DEPLOYED, List.copyOf(gpus.values()), at, at)
-        : new Node(id, before.state(), List.copyOf(gpus.values()), before.firstSeen(), at);
+    Node after =
+        before == null
+            ? new Node(id, LifecycleState.DEPLOYED, List.copyOf(gpus.values()), at, at)
+            : new Node(id, before.state(), List.copyOf(gpus.values()), before.firstSeen(), at);
     nodes.put(id, after);
     return after;
   }

@@ -21,11 +21,12 @@ import java.util.TreeSet;
 import java.util.stream.IntStream;
 
 /**
- * Test double for the telemetry bundle's {@link TelemetryQuery} and {@link TelemetryTargets}: keeps samples per
- * series, the GPUs each node reported with the time of its last scrape, and target statuses, exactly as a test puts
- * them. It stands in for the real telemetry bundle and is used by unit tests only. Samples are kept oldest first
- * whatever order they are added in; results follow the query contract (nodes and metrics sorted, GPUs sorted by
- * index, targets sorted by URL) and are copies. Thread-safe, so a test may feed it while a server reads it.
+ * Test double for the telemetry bundle's {@link TelemetryQuery} and {@link TelemetryTargets}: keeps
+ * samples per series, the GPUs each node reported with the time of its last scrape, and target
+ * statuses, exactly as a test puts them. It stands in for the real telemetry bundle and is used by
+ * unit tests only. Samples are kept oldest first whatever order they are added in; results follow
+ * the query contract (nodes and metrics sorted, GPUs sorted by index, targets sorted by URL) and
+ * are copies. Thread-safe, so a test may feed it while a server reads it.
  */
 public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets {
   private final Map<SeriesId, List<Sample>> series = new HashMap<>();
@@ -33,9 +34,12 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
   private final Map<NodeId, Long> lastScrape = new TreeMap<>();
   private final List<TargetStatus> targets = new ArrayList<>();
 
-  /** Adds a sample of {@code metric} on GPU {@code gpu} of {@code node}, taken at {@code atMillis}. */
+  /**
+   * Adds a sample of {@code metric} on GPU {@code gpu} of {@code node}, taken at {@code atMillis}.
+   */
   public synchronized void add(NodeId node, int gpu, String metric, long atMillis, double value) {
-    List<Sample> samples = series.computeIfAbsent(SeriesId.of(node, gpu, metric), k -> new ArrayList<>());
+    List<Sample> samples =
+        series.computeIfAbsent(SeriesId.of(node, gpu, metric), k -> new ArrayList<>());
     Sample sample = new Sample(atMillis, value);
     int at = samples.size();
     while (at > 0 && samples.get(at - 1).timestampMillis() > atMillis) {
@@ -44,19 +48,26 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
     samples.add(at, sample);
   }
 
-  /** Makes {@code node} report {@code gpus} in a scrape at {@code atMillis}, replacing what it reported before. */
+  /**
+   * Makes {@code node} report {@code gpus} in a scrape at {@code atMillis}, replacing what it
+   * reported before.
+   */
   public synchronized void report(NodeId node, List<Gpu> gpus, long atMillis) {
     reported.put(node, gpus.stream().sorted(Comparator.comparingInt(Gpu::index)).toList());
     lastScrape.put(node, atMillis);
   }
 
   /**
-   * Makes the node named {@code node} report GPUs 0 to {@code count - 1} of {@code model}, with UUIDs
-   * {@code GPU-<node>-<index>}, in a scrape at {@code atMillis}.
+   * Makes the node named {@code node} report GPUs 0 to {@code count - 1} of {@code model}, with
+   * UUIDs {@code GPU-<node>-<index>}, in a scrape at {@code atMillis}.
    */
   public void report(String node, int count, String model, long atMillis) {
-    report(NodeId.of(node), IntStream.range(0, count)
-        .mapToObj(i -> new Gpu(i, "GPU-" + node + "-" + i, model)).toList(), atMillis);
+    report(
+        NodeId.of(node),
+        IntStream.range(0, count)
+            .mapToObj(i -> new Gpu(i, "GPU-" + node + "-" + i, model))
+            .toList(),
+        atMillis);
   }
 
   /** Records a scrape of {@code node} at {@code atMillis} that reported the same GPUs as before. */
@@ -64,7 +75,10 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
     lastScrape.put(node, atMillis);
   }
 
-  /** Records a scrape of the node named {@code node} at {@code atMillis}; see {@link #scrapedAt(NodeId, long)}. */
+  /**
+   * Records a scrape of the node named {@code node} at {@code atMillis}; see {@link
+   * #scrapedAt(NodeId, long)}.
+   */
   public void scrapedAt(String node, long atMillis) {
     scrapedAt(NodeId.of(node), atMillis);
   }

@@ -8,11 +8,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Test double for the configuration that Declarative Services hands to an {@code @Activate} constructor: builds an
- * instance of a component's configuration annotation from a map, keyed by method name, where every property a test
- * leaves out takes the default written in the annotation. It stands in for Service Component Runtime and
- * Configuration Admin and is used by unit tests only. Values are returned as given, so a test passes them in the
- * type the annotation method declares.
+ * Test double for the configuration that Declarative Services hands to an {@code @Activate}
+ * constructor: builds an instance of a component's configuration annotation from a map, keyed by
+ * method name, where every property a test leaves out takes the default written in the annotation.
+ * It stands in for Service Component Runtime and Configuration Admin and is used by unit tests
+ * only. Values are returned as given, so a test passes them in the type the annotation method
+ * declares.
  */
 public final class TypedConfig {
   private TypedConfig() {}
@@ -20,13 +21,17 @@ public final class TypedConfig {
   /**
    * Returns an instance of {@code type} with {@code overrides} in place of the annotation defaults.
    *
-   * @throws UnsupportedOperationException when a method is called that has neither an override nor a default
+   * @throws UnsupportedOperationException when a method is called that has neither an override nor
+   *     a default
    */
   public static <A> A of(Class<A> type, Map<String, ?> overrides) {
     Objects.requireNonNull(type, "type");
     Map<String, Object> values = Collections.unmodifiableMap(new HashMap<>(overrides));
-    Object proxy = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-        (self, method, args) -> answer(type, values, self, method, args));
+    Object proxy =
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (self, method, args) -> answer(type, values, self, method, args));
     return type.cast(proxy);
   }
 
@@ -35,7 +40,8 @@ public final class TypedConfig {
     return of(type, Map.of());
   }
 
-  private static Object answer(Class<?> type, Map<String, Object> values, Object self, Method method, Object[] args) {
+  private static Object answer(
+      Class<?> type, Map<String, Object> values, Object self, Method method, Object[] args) {
     String name = method.getName();
     if (method.getParameterCount() == 1 && name.equals("equals")) {
       return self == args[0];
@@ -57,7 +63,8 @@ public final class TypedConfig {
     }
     Object value = method.getDefaultValue();
     if (value == null) {
-      throw new UnsupportedOperationException(type.getSimpleName() + "." + name + " has no value and no default");
+      throw new UnsupportedOperationException(
+          type.getSimpleName() + "." + name + " has no value and no default");
     }
     return value;
   }

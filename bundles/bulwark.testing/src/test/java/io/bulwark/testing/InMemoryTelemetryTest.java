@@ -30,7 +30,8 @@ class InMemoryTelemetryTest {
 
   @Test
   void reportsGpusSortedByIndexAndTheLastScrape() {
-    telemetry.report(NODE, List.of(new Gpu(1, "GPU-b", "H100"), new Gpu(0, "GPU-a", "H100")), 5_000);
+    telemetry.report(
+        NODE, List.of(new Gpu(1, "GPU-b", "H100"), new Gpu(0, "GPU-a", "H100")), 5_000);
     telemetry.scrapedAt(NODE, 6_000);
     telemetry.report("gpu-node-000", 2, "H100", 7_000);
 

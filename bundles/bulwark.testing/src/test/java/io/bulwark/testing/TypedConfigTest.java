@@ -17,7 +17,8 @@ class TypedConfigTest {
 
   @Test
   void overridesWinAndTheRestTakeTheAnnotationDefaults() {
-    ScrapeConfig config = TypedConfig.of(ScrapeConfig.class, Map.of("intervalSeconds", 5, "target", "10.0.0.1"));
+    ScrapeConfig config =
+        TypedConfig.of(ScrapeConfig.class, Map.of("intervalSeconds", 5, "target", "10.0.0.1"));
 
     assertThat(config.intervalSeconds()).isEqualTo(5);
     assertThat(config.label()).isEqualTo("rack");
@@ -30,7 +31,8 @@ class TypedConfigTest {
     ScrapeConfig config = TypedConfig.defaults(ScrapeConfig.class);
 
     assertThat(config.intervalSeconds()).isEqualTo(15);
-    assertThatThrownBy(config::target).isInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(config::target)
+        .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("target");
   }
 }

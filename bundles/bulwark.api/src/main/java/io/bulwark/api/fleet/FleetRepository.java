@@ -7,8 +7,9 @@ import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The persistent inventory of nodes and GPUs. Provided by the store; used by the health engine (which records
- * what telemetry reports) and by the web API. Every method is thread-safe; a write is durable when it returns.
+ * The persistent inventory of nodes and GPUs. Provided by the store; used by the health engine
+ * (which records what telemetry reports) and by the web API. Every method is thread-safe; a write
+ * is durable when it returns.
  */
 @ProviderType
 public interface FleetRepository {
@@ -21,8 +22,8 @@ public interface FleetRepository {
 
   /**
    * Records that telemetry saw these GPUs on the node at {@code at}: creates the node ({@link
-   * LifecycleState#DEPLOYED}) if it is new, adds GPUs not yet known, refreshes UUID and model of known ones, and
-   * never removes a GPU. Returns the node as stored.
+   * LifecycleState#DEPLOYED}) if it is new, adds GPUs not yet known, refreshes UUID and model of
+   * known ones, and never removes a GPU. Returns the node as stored.
    */
   Node recordObserved(NodeId id, Collection<Gpu> reported, Instant at);
 

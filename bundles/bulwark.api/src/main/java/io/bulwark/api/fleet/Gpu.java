@@ -3,8 +3,8 @@ package io.bulwark.api.fleet;
 import java.util.Objects;
 
 /**
- * One GPU installed in a node: its index on the node (dcgm-exporter's {@code gpu} label), its UUID and model
- * name. Empty strings stand for what telemetry did not report.
+ * One GPU installed in a node: its index on the node (dcgm-exporter's {@code gpu} label), its UUID
+ * and model name. Empty strings stand for what telemetry did not report.
  */
 public record Gpu(int index, String uuid, String model) {
   public Gpu {

@@ -7,11 +7,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A node of the fleet as the inventory records it: its lifecycle state and every GPU ever seen installed in it,
- * sorted by index. The inventory never forgets a GPU because telemetry stopped reporting it: a GPU that is in
- * the inventory but missing from telemetry is a finding, not a smaller node.
+ * A node of the fleet as the inventory records it: its lifecycle state and every GPU ever seen
+ * installed in it, sorted by index. The inventory never forgets a GPU because telemetry stopped
+ * reporting it: a GPU that is in the inventory but missing from telemetry is a finding, not a
+ * smaller node.
  */
-public record Node(NodeId id, LifecycleState state, List<Gpu> gpus, Instant firstSeen, Instant lastSeen) {
+public record Node(
+    NodeId id, LifecycleState state, List<Gpu> gpus, Instant firstSeen, Instant lastSeen) {
   public Node {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");

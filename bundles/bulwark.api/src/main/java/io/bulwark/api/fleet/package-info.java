@@ -1,5 +1,6 @@
 /**
- * The fleet model: nodes, their GPUs and lifecycle states, and the repository that keeps the inventory.
+ * The fleet model: nodes, their GPUs and lifecycle states, and the repository that keeps the
+ * inventory.
  */
 @Export
 @Version("1.0.0")

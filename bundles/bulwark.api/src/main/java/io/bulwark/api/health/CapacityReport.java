@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The effective-capacity account of the fleet: of the GPUs installed, how many are healthy, how fast the healthy
- * ones run relative to a sound GPU, and the product as a share of what was paid for.
+ * The effective-capacity account of the fleet: of the GPUs installed, how many are healthy, how
+ * fast the healthy ones run relative to a sound GPU, and the product as a share of what was paid
+ * for.
  *
- * <p>effective = sum of relative performance over healthy GPUs / GPUs installed. With 100 installed, 80 healthy
- * at 70 %: 0.56.
+ * <p>effective = sum of relative performance over healthy GPUs / GPUs installed. With 100
+ * installed, 80 healthy at 70 %: 0.56.
  */
 public record CapacityReport(
     Instant at,
@@ -25,8 +26,13 @@ public record CapacityReport(
 
   /** Returns the account in one line: "80 of 100 GPUs healthy at 70% = 56% effective". */
   public String summary() {
-    return String.format(Locale.ROOT, "%d of %d GPUs healthy at %.0f%% = %.0f%% effective",
-        gpusHealthy, gpusInstalled, meanRelativePerformance * 100, effectiveCapacity * 100);
+    return String.format(
+        Locale.ROOT,
+        "%d of %d GPUs healthy at %.0f%% = %.0f%% effective",
+        gpusHealthy,
+        gpusInstalled,
+        meanRelativePerformance * 100,
+        effectiveCapacity * 100);
   }
 
   /** Computes the account from per-GPU capacities. */

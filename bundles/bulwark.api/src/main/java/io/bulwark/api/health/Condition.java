@@ -5,13 +5,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a detector sees now on one GPU (or one node, {@code gpu} = -1): the kind of problem, how bad it is, a
- * one-line summary for an operator, the evidence (metric values, codes, thresholds) and the recommended action.
- * The health engine turns conditions into {@link Finding}s: the same kind on the same node and GPU updates the
- * same finding.
+ * What a detector sees now on one GPU (or one node, {@code gpu} = -1): the kind of problem, how bad
+ * it is, a one-line summary for an operator, the evidence (metric values, codes, thresholds) and
+ * the recommended action. The health engine turns conditions into {@link Finding}s: the same kind
+ * on the same node and GPU updates the same finding.
  *
- * @param performanceFactor the share of its nominal performance the GPU delivers while this holds, in (0, 1];
- *     1 when the condition does not slow it down. Used by the capacity account for GPUs that still serve.
+ * @param performanceFactor the share of its nominal performance the GPU delivers while this holds,
+ *     in (0, 1]; 1 when the condition does not slow it down. Used by the capacity account for GPUs
+ *     that still serve.
  */
 public record Condition(
     String kind,
@@ -36,7 +37,8 @@ public record Condition(
       throw new IllegalArgumentException("GPU index must be >= -1: " + gpu);
     }
     if (!(performanceFactor > 0 && performanceFactor <= 1)) {
-      throw new IllegalArgumentException("performance factor must be in (0, 1]: " + performanceFactor);
+      throw new IllegalArgumentException(
+          "performance factor must be in (0, 1]: " + performanceFactor);
     }
   }
 

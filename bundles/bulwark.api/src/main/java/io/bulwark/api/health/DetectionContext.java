@@ -6,8 +6,8 @@ import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * What a detector evaluates: the recent telemetry, the inventory, and the time of this evaluation. Provided by the
- * health engine for one evaluation; valid only during {@link Detector#evaluate}.
+ * What a detector evaluates: the recent telemetry, the inventory, and the time of this evaluation.
+ * Provided by the health engine for one evaluation; valid only during {@link Detector#evaluate}.
  */
 @ProviderType
 public interface DetectionContext {

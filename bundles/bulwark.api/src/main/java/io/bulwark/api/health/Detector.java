@@ -4,14 +4,14 @@ import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
- * A health detector: looks at recent telemetry and reports the conditions it sees now. Detectors are plugins:
- * register one as an OSGi service and the health engine calls it on every evaluation (every few seconds); remove
- * it and its findings resolve.
+ * A health detector: looks at recent telemetry and reports the conditions it sees now. Detectors
+ * are plugins: register one as an OSGi service and the health engine calls it on every evaluation
+ * (every few seconds); remove it and its findings resolve.
  *
- * <p>The engine handles finding life cycles (open, update, resolve with hysteresis): a detector reports only
- * what holds at {@link DetectionContext#nowMillis()}, judged over whatever window it needs ("sustained for 20 s").
- * Called from one engine thread at a time; must not block on I/O. An exception fails this evaluation of this
- * detector only and is logged.
+ * <p>The engine handles finding life cycles (open, update, resolve with hysteresis): a detector
+ * reports only what holds at {@link DetectionContext#nowMillis()}, judged over whatever window it
+ * needs ("sustained for 20 s"). Called from one engine thread at a time; must not block on I/O. An
+ * exception fails this evaluation of this detector only and is logged.
  */
 @ConsumerType
 public interface Detector {

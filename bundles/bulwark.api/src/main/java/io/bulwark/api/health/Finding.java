@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A health finding on one GPU (or one node, {@code gpu} = -1): a condition a detector reported, from when it was
- * first seen until it cleared. Findings are what operators see, act on and audit.
+ * A health finding on one GPU (or one node, {@code gpu} = -1): a condition a detector reported,
+ * from when it was first seen until it cleared. Findings are what operators see, act on and audit.
  *
  * @param id stable identifier, unique among all findings
  * @param resolvedAt null while the finding is open

@@ -3,8 +3,8 @@ package io.bulwark.api.health;
 import java.util.regex.Pattern;
 
 /**
- * The kinds of finding, spelled as the API and the UI spell them. A kind is a lower-case word or words joined by
- * '-'; plugins may add kinds of their own.
+ * The kinds of finding, spelled as the API and the UI spell them. A kind is a lower-case word or
+ * words joined by '-'; plugins may add kinds of their own.
  */
 public final class FindingKind {
   public static final String XID = "xid";

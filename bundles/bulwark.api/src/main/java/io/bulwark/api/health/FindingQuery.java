@@ -4,10 +4,11 @@ import io.bulwark.api.fleet.NodeId;
 import java.util.Optional;
 
 /**
- * Selects findings: by state, kind and node; an empty part matches all. {@link #limit} caps the number returned,
- * newest first.
+ * Selects findings: by state, kind and node; an empty part matches all. {@link #limit} caps the
+ * number returned, newest first.
  */
-public record FindingQuery(Optional<FindingState> state, Optional<String> kind, Optional<NodeId> node, int limit) {
+public record FindingQuery(
+    Optional<FindingState> state, Optional<String> kind, Optional<NodeId> node, int limit) {
   public static final int DEFAULT_LIMIT = 1000;
 
   public FindingQuery {

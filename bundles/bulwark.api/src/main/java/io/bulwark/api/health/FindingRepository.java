@@ -5,8 +5,8 @@ import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The persistent record of findings. Provided by the store; used by the health engine. Thread-safe; a write is
- * durable when it returns.
+ * The persistent record of findings. Provided by the store; used by the health engine. Thread-safe;
+ * a write is durable when it returns.
  */
 @ProviderType
 public interface FindingRepository {
@@ -17,6 +17,8 @@ public interface FindingRepository {
   /** Returns the finding with this id, or empty. */
   Optional<Finding> get(String id);
 
-  /** Returns the findings that match, newest {@code lastSeen} first, at most {@code query.limit()}. */
+  /**
+   * Returns the findings that match, newest {@code lastSeen} first, at most {@code query.limit()}.
+   */
   List<Finding> find(FindingQuery query);
 }

@@ -4,8 +4,8 @@ import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The health of the fleet as the engine judges it: findings and the capacity account. Provided by the health
- * bundle; used by the web API and the diagnostics. Thread-safe.
+ * The health of the fleet as the engine judges it: findings and the capacity account. Provided by
+ * the health bundle; used by the web API and the diagnostics. Thread-safe.
  */
 @ProviderType
 public interface HealthService {

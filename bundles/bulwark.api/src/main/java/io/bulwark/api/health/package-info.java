@@ -1,6 +1,6 @@
 /**
- * GPU health: the findings detectors raise, the Detector SPI, finding queries and listeners, and the
- * effective-capacity account.
+ * GPU health: the findings detectors raise, the Detector SPI, finding queries and listeners, and
+ * the effective-capacity account.
  */
 @Export
 @Version("1.0.0")

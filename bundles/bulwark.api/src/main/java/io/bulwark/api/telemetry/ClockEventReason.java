@@ -1,8 +1,8 @@
 package io.bulwark.api.telemetry;
 
 /**
- * Bits of the clock-event (formerly clock-throttle) reasons bitmask that NVML and dcgm-exporter report in
- * {@link DcgmField#CLOCKS_EVENT_REASONS}, with NVML's values.
+ * Bits of the clock-event (formerly clock-throttle) reasons bitmask that NVML and dcgm-exporter
+ * report in {@link DcgmField#CLOCKS_EVENT_REASONS}, with NVML's values.
  */
 public enum ClockEventReason {
   GPU_IDLE(0x1),

@@ -1,8 +1,9 @@
 package io.bulwark.api.telemetry;
 
 /**
- * Names of the dcgm-exporter metrics Bulwark reads, spelled as dcgm-exporter exposes them. Telemetry files the
- * older alias {@link #CLOCK_THROTTLE_REASONS} under {@link #CLOCKS_EVENT_REASONS}.
+ * Names of the dcgm-exporter metrics Bulwark reads, spelled as dcgm-exporter exposes them.
+ * Telemetry files the older alias {@link #CLOCK_THROTTLE_REASONS} under {@link
+ * #CLOCKS_EVENT_REASONS}.
  */
 public final class DcgmField {
   public static final String GPU_TEMP = "DCGM_FI_DEV_GPU_TEMP";
@@ -21,7 +22,8 @@ public final class DcgmField {
   public static final String ECC_DBE_AGG_TOTAL = "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL";
   public static final String ROW_REMAP_FAILURE = "DCGM_FI_DEV_ROW_REMAP_FAILURE";
   public static final String ROW_REMAP_PENDING = "DCGM_FI_DEV_ROW_REMAP_PENDING";
-  public static final String UNCORRECTABLE_REMAPPED_ROWS = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS";
+  public static final String UNCORRECTABLE_REMAPPED_ROWS =
+      "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS";
   public static final String CORRECTABLE_REMAPPED_ROWS = "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS";
   public static final String PCIE_REPLAY_COUNTER = "DCGM_FI_DEV_PCIE_REPLAY_COUNTER";
   public static final String NVLINK_BANDWIDTH_TOTAL = "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL";

@@ -3,8 +3,8 @@ package io.bulwark.api.telemetry;
 import java.util.Arrays;
 
 /**
- * A read-only copy of the recent samples of one series, oldest first, held as primitive arrays. Returned by
- * {@link TelemetryQuery#window}; safe to keep and to share between threads.
+ * A read-only copy of the recent samples of one series, oldest first, held as primitive arrays.
+ * Returned by {@link TelemetryQuery#window}; safe to keep and to share between threads.
  */
 public final class SampleWindow {
   private static final SampleWindow EMPTY = new SampleWindow(new long[0], new double[0], 0);
@@ -20,15 +20,20 @@ public final class SampleWindow {
   }
 
   /**
-   * Returns a window over the first {@code size} entries of the arrays, which the caller hands over and must not
-   * change afterwards.
+   * Returns a window over the first {@code size} entries of the arrays, which the caller hands over
+   * and must not change afterwards.
    *
    * @throws IllegalArgumentException if the arrays are shorter than {@code size}
    */
   public static SampleWindow wrap(long[] timestamps, double[] values, int size) {
     if (size < 0 || timestamps.length < size || values.length < size) {
-      throw new IllegalArgumentException("window of " + size + " samples over arrays of "
-          + timestamps.length + " and " + values.length);
+      throw new IllegalArgumentException(
+          "window of "
+              + size
+              + " samples over arrays of "
+              + timestamps.length
+              + " and "
+              + values.length);
     }
     return size == 0 ? EMPTY : new SampleWindow(timestamps, values, size);
   }

@@ -4,8 +4,8 @@ import io.bulwark.api.fleet.NodeId;
 import java.util.Objects;
 
 /**
- * Names one time series: a metric (a dcgm-exporter field name such as {@code DCGM_FI_DEV_GPU_TEMP}) of one GPU
- * on one node, or of the node itself when {@code gpu} is {@link #NODE_LEVEL}.
+ * Names one time series: a metric (a dcgm-exporter field name such as {@code DCGM_FI_DEV_GPU_TEMP})
+ * of one GPU on one node, or of the node itself when {@code gpu} is {@link #NODE_LEVEL}.
  */
 public record SeriesId(NodeId node, int gpu, String metric) {
   /** The GPU index of a series that belongs to the node, not to one GPU. */

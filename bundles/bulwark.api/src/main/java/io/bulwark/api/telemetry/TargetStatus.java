@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What the last scrape of one target gave: whether it is up, when it was scraped, how long it took, how many
- * samples it brought, and the error an operator needs to act on (empty when up).
+ * What the last scrape of one target gave: whether it is up, when it was scraped, how long it took,
+ * how many samples it brought, and the error an operator needs to act on (empty when up).
  *
  * @param node the node the samples were filed under, or empty before the first successful scrape
  * @param lastScrape null before the first scrape

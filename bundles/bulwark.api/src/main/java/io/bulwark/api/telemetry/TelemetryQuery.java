@@ -7,8 +7,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Reads the recent samples that telemetry keeps in memory. Provided by the telemetry bundle; used by the
- * detectors and the web API. All methods are thread-safe and never block on a scrape; results are copies.
+ * Reads the recent samples that telemetry keeps in memory. Provided by the telemetry bundle; used
+ * by the detectors and the web API. All methods are thread-safe and never block on a scrape;
+ * results are copies.
  */
 @org.osgi.annotation.versioning.ProviderType
 public interface TelemetryQuery {
@@ -17,20 +18,22 @@ public interface TelemetryQuery {
   Set<NodeId> nodes();
 
   /**
-   * Returns the GPUs of {@code node} that its latest successful scrape reported, with UUID and model from the
-   * exporter's labels, sorted by index. Empty if the node is unknown.
+   * Returns the GPUs of {@code node} that its latest successful scrape reported, with UUID and
+   * model from the exporter's labels, sorted by index. Empty if the node is unknown.
    */
   List<Gpu> reportedGpus(NodeId node);
 
-  /** Returns when the node was last scraped successfully (epoch milliseconds), or empty if never. */
+  /**
+   * Returns when the node was last scraped successfully (epoch milliseconds), or empty if never.
+   */
   OptionalLong lastScrapeMillis(NodeId node);
 
   /** Returns the metric names that have samples on this node. */
   Set<String> metrics(NodeId node);
 
   /**
-   * Returns the samples of {@code series} taken at or after {@code fromMillis}, oldest first. Empty if the series
-   * is unknown or has no such samples.
+   * Returns the samples of {@code series} taken at or after {@code fromMillis}, oldest first. Empty
+   * if the series is unknown or has no such samples.
    */
   SampleWindow window(SeriesId series, long fromMillis);
 

@@ -4,8 +4,8 @@ import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The scrape targets telemetry knows and how each last went. Provided by the telemetry bundle; used by the web
- * API and the diagnostics. Thread-safe.
+ * The scrape targets telemetry knows and how each last went. Provided by the telemetry bundle; used
+ * by the web API and the diagnostics. Thread-safe.
  */
 @ProviderType
 public interface TelemetryTargets {

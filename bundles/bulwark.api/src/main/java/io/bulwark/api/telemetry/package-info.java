@@ -1,6 +1,6 @@
 /**
- * Telemetry: series of samples keyed by node, GPU and metric, the query service over recent samples, scrape
- * target status, and the names of the dcgm-exporter fields Bulwark reads.
+ * Telemetry: series of samples keyed by node, GPU and metric, the query service over recent
+ * samples, scrape target status, and the names of the dcgm-exporter fields Bulwark reads.
  */
 @Export
 @Version("1.0.0")

@@ -19,10 +19,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Computes the effective-capacity account from the inventory, the open findings and telemetry freshness. A GPU is
- * healthy when it has no open critical finding (on itself or on its whole node) and its node reported telemetry
- * recently; a healthy GPU runs at the lowest performance factor of its open non-critical findings (1.0 if none),
- * an unhealthy one delivers 0. Used by the health engine after each evaluation.
+ * Computes the effective-capacity account from the inventory, the open findings and telemetry
+ * freshness. A GPU is healthy when it has no open critical finding (on itself or on its whole node)
+ * and its node reported telemetry recently; a healthy GPU runs at the lowest performance factor of
+ * its open non-critical findings (1.0 if none), an unhealthy one delivers 0. Used by the health
+ * engine after each evaluation.
  */
 final class CapacityAccount {
   private static final int WHOLE_NODE = -1;
@@ -32,8 +33,12 @@ final class CapacityAccount {
   /**
    * @param staleAfterMillis how long a node may stay silent before its GPUs count as not reporting
    */
-  static CapacityReport compute(List<Node> inventory, Collection<Finding> open, TelemetryQuery telemetry,
-      long nowMillis, long staleAfterMillis) {
+  static CapacityReport compute(
+      List<Node> inventory,
+      Collection<Finding> open,
+      TelemetryQuery telemetry,
+      long nowMillis,
+      long staleAfterMillis) {
     Set<GpuKey> critical = new HashSet<>();
     Map<GpuKey, Double> factor = new HashMap<>();
     for (Finding f : open) {
@@ -51,9 +56,10 @@ final class CapacityAccount {
       for (Gpu gpu : node.gpus()) {
         GpuKey key = new GpuKey(node.id(), gpu.index());
         boolean healthy = reporting && !critical.contains(key) && !critical.contains(wholeNode);
-        double performance = healthy
-            ? Math.min(factor.getOrDefault(key, 1.0), factor.getOrDefault(wholeNode, 1.0))
-            : 0.0;
+        double performance =
+            healthy
+                ? Math.min(factor.getOrDefault(key, 1.0), factor.getOrDefault(wholeNode, 1.0))
+                : 0.0;
         gpus.add(new GpuCapacity(node.id(), gpu.index(), healthy, performance));
       }
     }

@@ -15,9 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The detectors taking part in evaluations, as they come and go, and the evaluation of all of them: a detector that
- * throws (or returns null) fails this evaluation only and is logged once per run of failures. Joining and leaving
- * are thread-safe; {@link #evaluateAll} runs on the engine thread.
+ * The detectors taking part in evaluations, as they come and go, and the evaluation of all of them:
+ * a detector that throws (or returns null) fails this evaluation only and is logged once per run of
+ * failures. Joining and leaving are thread-safe; {@link #evaluateAll} runs on the engine thread.
  */
 final class DetectorRoster {
   private static final Logger LOG = System.getLogger(DetectorRoster.class.getName());
@@ -69,9 +69,14 @@ final class DetectorRoster {
       } catch (RuntimeException ex) {
         failed.add(e.name);
         if (failing.add(e.name)) {
-          LOG.log(Level.WARNING, "Detector '" + e.name + "' failed and is skipped in this evaluation; its open"
-              + " findings are kept unchanged until it evaluates again. Check the detector's configuration and"
-              + " the telemetry it reads.", ex);
+          LOG.log(
+              Level.WARNING,
+              "Detector '"
+                  + e.name
+                  + "' failed and is skipped in this evaluation; its open"
+                  + " findings are kept unchanged until it evaluates again. Check the detector's configuration and"
+                  + " the telemetry it reads.",
+              ex);
         } else {
           LOG.log(Level.DEBUG, "Detector ''{0}'' failed again: {1}", e.name, ex.toString());
         }

@@ -6,8 +6,8 @@ import io.bulwark.api.telemetry.TelemetryQuery;
 import java.util.List;
 
 /**
- * What the detectors see in one evaluation: telemetry, the inventory as read at its start, and its time. Made by
- * the health engine for each evaluation.
+ * What the detectors see in one evaluation: telemetry, the inventory as read at its start, and its
+ * time. Made by the health engine for each evaluation.
  */
 record EvaluationContext(TelemetryQuery telemetry, List<Node> inventory, long nowMillis)
     implements DetectionContext {

@@ -3,7 +3,8 @@ package io.bulwark.health.internal;
 import io.bulwark.api.health.Finding;
 
 /**
- * One change the finding tracker made in an evaluation, to be stored and told to the finding listeners.
+ * One change the finding tracker made in an evaluation, to be stored and told to the finding
+ * listeners.
  *
  * @param type what happened to the finding
  * @param finding the finding as it must be stored

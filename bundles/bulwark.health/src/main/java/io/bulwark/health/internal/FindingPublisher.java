@@ -13,9 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
- * Stores finding changes and then tells every finding listener. A change the store refuses is kept and stored on
- * the next evaluation (only its latest version), so nothing is lost while the store is unavailable. Listeners join
- * and leave from any thread; {@link #publish} runs on the engine thread.
+ * Stores finding changes and then tells every finding listener. A change the store refuses is kept
+ * and stored on the next evaluation (only its latest version), so nothing is lost while the store
+ * is unavailable. Listeners join and leave from any thread; {@link #publish} runs on the engine
+ * thread.
  */
 final class FindingPublisher {
   private static final Logger LOG = System.getLogger(FindingPublisher.class.getName());
@@ -37,7 +38,8 @@ final class FindingPublisher {
   }
 
   /**
-   * Logs, stores and announces the changes of one evaluation, after any that could not be stored before.
+   * Logs, stores and announces the changes of one evaluation, after any that could not be stored
+   * before.
    *
    * @param freshest gives the latest version of a finding that waits to be stored
    */
@@ -62,8 +64,13 @@ final class FindingPublisher {
       tell(f);
     }
     if (failed > 0) {
-      LOG.log(Level.WARNING, "Could not store " + failed + " finding change(s); they are kept in memory and"
-          + " stored on the next evaluation. Check the store's disk and logs.", cause);
+      LOG.log(
+          Level.WARNING,
+          "Could not store "
+              + failed
+              + " finding change(s); they are kept in memory and"
+              + " stored on the next evaluation. Check the store's disk and logs.",
+          cause);
     }
   }
 
@@ -72,8 +79,14 @@ final class FindingPublisher {
       try {
         listener.findingChanged(f);
       } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Finding listener " + listener.getClass().getName() + " failed on finding "
-            + f.id() + "; the finding is stored and other listeners were told.", e);
+        LOG.log(
+            Level.WARNING,
+            "Finding listener "
+                + listener.getClass().getName()
+                + " failed on finding "
+                + f.id()
+                + "; the finding is stored and other listeners were told.",
+            e);
       }
     }
   }
@@ -82,12 +95,30 @@ final class FindingPublisher {
     Finding f = c.finding();
     String where = f.gpu() < 0 ? f.node().value() : f.node().value() + " GPU " + f.gpu();
     switch (c.type()) {
-      case OPENED -> LOG.log(Level.INFO, "Finding opened: {0} on {1} ({2}): {3}. Recommended: {4}",
-          f.kind(), where, f.severity(), f.summary(), f.recommendedAction());
-      case CHANGED -> LOG.log(Level.INFO, "Finding changed: {0} on {1} is now {2}: {3}",
-          f.kind(), where, f.severity(), f.summary());
-      case RESOLVED -> LOG.log(Level.INFO, "Finding resolved: {0} on {1}, no longer reported since {2}",
-          f.kind(), where, f.lastSeen());
+      case OPENED ->
+          LOG.log(
+              Level.INFO,
+              "Finding opened: {0} on {1} ({2}): {3}. Recommended: {4}",
+              f.kind(),
+              where,
+              f.severity(),
+              f.summary(),
+              f.recommendedAction());
+      case CHANGED ->
+          LOG.log(
+              Level.INFO,
+              "Finding changed: {0} on {1} is now {2}: {3}",
+              f.kind(),
+              where,
+              f.severity(),
+              f.summary());
+      case RESOLVED ->
+          LOG.log(
+              Level.INFO,
+              "Finding resolved: {0} on {1}, no longer reported since {2}",
+              f.kind(),
+              where,
+              f.lastSeen());
       case REFRESHED -> LOG.log(Level.DEBUG, "Finding still open: {0} on {1}", f.kind(), where);
     }
   }

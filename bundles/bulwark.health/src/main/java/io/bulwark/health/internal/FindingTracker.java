@@ -14,10 +14,10 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Turns the conditions detectors report into findings with hysteresis: a reported condition opens a finding at
- * once, keeps it up to date while reported, and resolves it only after it has been absent for the resolve delay
- * without a break; a condition that comes back earlier keeps the same finding. Used by the health engine on its
- * evaluation thread only; not thread-safe.
+ * Turns the conditions detectors report into findings with hysteresis: a reported condition opens a
+ * finding at once, keeps it up to date while reported, and resolves it only after it has been
+ * absent for the resolve delay without a break; a condition that comes back earlier keeps the same
+ * finding. Used by the health engine on its evaluation thread only; not thread-safe.
  */
 final class FindingTracker {
   private final Map<String, Tracked> open = new LinkedHashMap<>();
@@ -32,17 +32,18 @@ final class FindingTracker {
   }
 
   /**
-   * Takes over an open finding from the store. It does not resolve before {@code keepUntilMillis}, so detectors
-   * have time to report it again after a restart.
+   * Takes over an open finding from the store. It does not resolve before {@code keepUntilMillis},
+   * so detectors have time to report it again after a restart.
    *
-   * @return a resolved copy of the finding this one supersedes when the store held two open findings for the
-   *     same condition, to be stored; empty otherwise
+   * @return a resolved copy of the finding this one supersedes when the store held two open
+   *     findings for the same condition, to be stored; empty otherwise
    */
   Optional<Finding> restore(Finding finding, long nowMillis, long keepUntilMillis) {
     if (!finding.isOpen()) {
       return Optional.empty();
     }
-    Tracked candidate = new Tracked(finding, "", finding.lastSeen().toEpochMilli(), keepUntilMillis);
+    Tracked candidate =
+        new Tracked(finding, "", finding.lastSeen().toEpochMilli(), keepUntilMillis);
     Tracked present = open.get(finding.key());
     if (present == null) {
       open.put(finding.key(), candidate);
@@ -58,10 +59,13 @@ final class FindingTracker {
    * Applies one evaluation.
    *
    * @param reportedByDetector the conditions each detector reported, by detector name
-   * @param failedDetectors detectors whose evaluation failed: their findings neither update nor resolve now
+   * @param failedDetectors detectors whose evaluation failed: their findings neither update nor
+   *     resolve now
    * @return the changes to store and announce, in order
    */
-  List<FindingChange> apply(Map<String, List<Condition>> reportedByDetector, Set<String> failedDetectors,
+  List<FindingChange> apply(
+      Map<String, List<Condition>> reportedByDetector,
+      Set<String> failedDetectors,
       long nowMillis) {
     Map<String, Reported> reported = merge(reportedByDetector);
     List<FindingChange> changes = new ArrayList<>();
@@ -69,9 +73,22 @@ final class FindingTracker {
     for (Reported r : reported.values()) {
       Tracked t = open.get(r.condition.key());
       if (t == null) {
-        Finding opened = new Finding(ids.get(), r.condition.kind(), r.condition.node(), r.condition.gpu(),
-            r.condition.severity(), FindingState.OPEN, now, now, null, r.condition.summary(),
-            r.condition.evidence(), r.condition.recommendedAction(), r.condition.performanceFactor(), 1);
+        Finding opened =
+            new Finding(
+                ids.get(),
+                r.condition.kind(),
+                r.condition.node(),
+                r.condition.gpu(),
+                r.condition.severity(),
+                FindingState.OPEN,
+                now,
+                now,
+                null,
+                r.condition.summary(),
+                r.condition.evidence(),
+                r.condition.recommendedAction(),
+                r.condition.performanceFactor(),
+                1);
         t = new Tracked(opened, r.detector, nowMillis, 0);
         t.persistedLastSeenMillis = nowMillis;
         open.put(r.condition.key(), t);
@@ -85,7 +102,8 @@ final class FindingTracker {
       if (reported.containsKey(t.finding.key()) || failedDetectors.contains(t.detector)) {
         continue;
       }
-      if (nowMillis - t.lastReportedMillis >= resolveAfterMillis && nowMillis >= t.keepUntilMillis) {
+      if (nowMillis - t.lastReportedMillis >= resolveAfterMillis
+          && nowMillis >= t.keepUntilMillis) {
         it.remove();
         changes.add(new FindingChange(FindingChange.Type.RESOLVED, resolved(t.finding, now)));
       }
@@ -107,14 +125,29 @@ final class FindingTracker {
   private Optional<FindingChange> update(Tracked t, Reported r, long nowMillis) {
     Finding before = t.finding;
     Condition c = r.condition;
-    Finding after = new Finding(before.id(), before.kind(), before.node(), before.gpu(), c.severity(),
-        FindingState.OPEN, before.firstSeen(), Instant.ofEpochMilli(nowMillis), null, c.summary(), c.evidence(),
-        c.recommendedAction(), c.performanceFactor(), before.occurrences() + 1);
+    Finding after =
+        new Finding(
+            before.id(),
+            before.kind(),
+            before.node(),
+            before.gpu(),
+            c.severity(),
+            FindingState.OPEN,
+            before.firstSeen(),
+            Instant.ofEpochMilli(nowMillis),
+            null,
+            c.summary(),
+            c.evidence(),
+            c.recommendedAction(),
+            c.performanceFactor(),
+            before.occurrences() + 1);
     t.finding = after;
     t.detector = r.detector;
     t.lastReportedMillis = nowMillis;
-    // A new severity is news at once; a summary that only carries fresher numbers ("at 90.5 °C") is written
-    // back with the periodic refresh, so a throttling GPU does not cost a store write and a log line per cycle.
+    // A new severity is news at once; a summary that only carries fresher numbers ("at 90.5 °C") is
+    // written
+    // back with the periodic refresh, so a throttling GPU does not cost a store write and a log
+    // line per cycle.
     if (before.severity() != after.severity()) {
       t.persistedLastSeenMillis = nowMillis;
       return Optional.of(new FindingChange(FindingChange.Type.CHANGED, after));
@@ -127,18 +160,31 @@ final class FindingTracker {
   }
 
   private static Finding resolved(Finding f, Instant at) {
-    return new Finding(f.id(), f.kind(), f.node(), f.gpu(), f.severity(), FindingState.RESOLVED, f.firstSeen(),
-        f.lastSeen(), at, f.summary(), f.evidence(), f.recommendedAction(), f.performanceFactor(),
+    return new Finding(
+        f.id(),
+        f.kind(),
+        f.node(),
+        f.gpu(),
+        f.severity(),
+        FindingState.RESOLVED,
+        f.firstSeen(),
+        f.lastSeen(),
+        at,
+        f.summary(),
+        f.evidence(),
+        f.recommendedAction(),
+        f.performanceFactor(),
         f.occurrences());
   }
 
   private static Map<String, Reported> merge(Map<String, List<Condition>> reportedByDetector) {
     Map<String, Reported> merged = new LinkedHashMap<>();
-    reportedByDetector.forEach((detector, conditions) -> {
-      for (Condition c : conditions) {
-        merged.merge(c.key(), new Reported(c, detector), Reported::worse);
-      }
-    });
+    reportedByDetector.forEach(
+        (detector, conditions) -> {
+          for (Condition c : conditions) {
+            merged.merge(c.key(), new Reported(c, detector), Reported::worse);
+          }
+        });
     return merged;
   }
 

@@ -35,11 +35,11 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The health engine: on its own thread, every evaluation interval, it records what telemetry reports into the
- * inventory, asks every registered {@link Detector} what holds now, turns the conditions into findings with
- * hysteresis (stored, and told to every {@link FindingListener}), and recomputes the capacity account. Provides the
- * {@link HealthService} to the web API. Open findings are restored from the store on activation, so a restart does
- * not duplicate them.
+ * The health engine: on its own thread, every evaluation interval, it records what telemetry
+ * reports into the inventory, asks every registered {@link Detector} what holds now, turns the
+ * conditions into findings with hysteresis (stored, and told to every {@link FindingListener}), and
+ * recomputes the capacity account. Provides the {@link HealthService} to the web API. Open findings
+ * are restored from the store on activation, so a restart does not duplicate them.
  */
 @Component(
     service = HealthService.class,
@@ -65,7 +65,8 @@ public final class HealthEngine implements HealthService {
   private volatile ScheduledExecutorService scheduler;
 
   /**
-   * @throws IllegalArgumentException if a configuration value is out of range (the message names it)
+   * @throws IllegalArgumentException if a configuration value is out of range (the message names
+   *     it)
    * @throws IllegalStateException if the open findings cannot be read from the store
    */
   @Activate
@@ -77,15 +78,22 @@ public final class HealthEngine implements HealthService {
     this(telemetry, fleet, findingRepository, HealthEngineOptions.from(config), Clock.systemUTC());
   }
 
-  HealthEngine(TelemetryQuery telemetry, FleetRepository fleet, FindingRepository findingRepository,
-      HealthEngineOptions options, Clock clock) {
+  HealthEngine(
+      TelemetryQuery telemetry,
+      FleetRepository fleet,
+      FindingRepository findingRepository,
+      HealthEngineOptions options,
+      Clock clock) {
     this.telemetry = telemetry;
     this.fleet = fleet;
     this.findingRepository = findingRepository;
     this.options = options;
     this.clock = clock;
-    this.tracker = new FindingTracker(options.resolveAfterMillis(), HealthEngineOptions.REFRESH_PERSIST_MILLIS,
-        () -> UUID.randomUUID().toString());
+    this.tracker =
+        new FindingTracker(
+            options.resolveAfterMillis(),
+            HealthEngineOptions.REFRESH_PERSIST_MILLIS,
+            () -> UUID.randomUUID().toString());
     this.recorder = new InventoryRecorder(telemetry, fleet);
     this.publisher = new FindingPublisher(findingRepository);
     long now = clock.millis();
@@ -96,16 +104,22 @@ public final class HealthEngine implements HealthService {
   /** Starts the evaluations on the engine's own thread. */
   @Activate
   void start() {
-    ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "bulwark-health-engine");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "bulwark-health-engine");
+              t.setDaemon(true);
+              return t;
+            });
     scheduler = s;
     long interval = options.evaluationIntervalMillis();
     s.scheduleWithFixedDelay(this::evaluateSafely, interval, interval, TimeUnit.MILLISECONDS);
-    LOG.log(Level.INFO, "Health engine started: evaluating every {0} ms; a finding resolves after its condition"
-        + " has been absent for {1} ms", interval, options.resolveAfterMillis());
+    LOG.log(
+        Level.INFO,
+        "Health engine started: evaluating every {0} ms; a finding resolves after its condition"
+            + " has been absent for {1} ms",
+        interval,
+        options.resolveAfterMillis());
   }
 
   /** Stops the evaluations; an evaluation in progress is interrupted. */
@@ -118,15 +132,19 @@ public final class HealthEngine implements HealthService {
     s.shutdownNow();
     try {
       if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
-        LOG.log(Level.WARNING, "Health engine: an evaluation did not finish within 5 s of stopping");
+        LOG.log(
+            Level.WARNING, "Health engine: an evaluation did not finish within 5 s of stopping");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-      policyOption = ReferencePolicyOption.GREEDY, unbind = "removeDetector")
+  @Reference(
+      cardinality = ReferenceCardinality.MULTIPLE,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "removeDetector")
   void addDetector(Detector detector) {
     LOG.log(Level.INFO, "Detector ''{0}'' takes part in health evaluations", roster.add(detector));
   }
@@ -134,13 +152,19 @@ public final class HealthEngine implements HealthService {
   void removeDetector(Detector detector) {
     String name = roster.remove(detector);
     if (name != null) {
-      LOG.log(Level.INFO, "Detector ''{0}'' left; its open findings resolve once absent for {1} ms",
-          name, options.resolveAfterMillis());
+      LOG.log(
+          Level.INFO,
+          "Detector ''{0}'' left; its open findings resolve once absent for {1} ms",
+          name,
+          options.resolveAfterMillis());
     }
   }
 
-  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-      policyOption = ReferencePolicyOption.GREEDY, unbind = "removeListener")
+  @Reference(
+      cardinality = ReferenceCardinality.MULTIPLE,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "removeListener")
   void addListener(FindingListener listener) {
     publisher.addListener(listener);
   }
@@ -156,10 +180,13 @@ public final class HealthEngine implements HealthService {
     if (recorder.record(nodes, Instant.ofEpochMilli(now)) > 0) {
       nodes = readInventory();
     }
-    DetectorRoster.Evaluation evaluation = roster.evaluateAll(new EvaluationContext(telemetry, nodes, now));
-    publisher.publish(tracker.apply(evaluation.reported(), evaluation.failed(), now), tracker::freshest);
+    DetectorRoster.Evaluation evaluation =
+        roster.evaluateAll(new EvaluationContext(telemetry, nodes, now));
+    publisher.publish(
+        tracker.apply(evaluation.reported(), evaluation.failed(), now), tracker::freshest);
     List<Finding> open = tracker.openFindings();
-    openById = open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
+    openById =
+        open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
     capacity = CapacityAccount.compute(nodes, open, telemetry, now, options.telemetryStaleMillis());
   }
 
@@ -194,8 +221,11 @@ public final class HealthEngine implements HealthService {
     try {
       evaluate();
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "Health evaluation failed; findings and capacity stay as they were and the next"
-          + " evaluation runs as scheduled. Check telemetry and the store.", e);
+      LOG.log(
+          Level.ERROR,
+          "Health evaluation failed; findings and capacity stay as they were and the next"
+              + " evaluation runs as scheduled. Check telemetry and the store.",
+          e);
     }
   }
 
@@ -203,8 +233,12 @@ public final class HealthEngine implements HealthService {
     try {
       inventory = fleet.nodes();
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not read the inventory; evaluating with the last one read ("
-          + inventory.size() + " nodes). Check the store.", e);
+      LOG.log(
+          Level.WARNING,
+          "Could not read the inventory; evaluating with the last one read ("
+              + inventory.size()
+              + " nodes). Check the store.",
+          e);
     }
     return inventory;
   }
@@ -214,17 +248,21 @@ public final class HealthEngine implements HealthService {
     try {
       stored = findingRepository.find(FindingQuery.open().withLimit(RESTORE_LIMIT));
     } catch (RuntimeException e) {
-      throw new IllegalStateException("Health engine cannot start: the open findings could not be read from"
-          + " the store, and starting without them would open duplicates. Check the store.", e);
+      throw new IllegalStateException(
+          "Health engine cannot start: the open findings could not be read from"
+              + " the store, and starting without them would open duplicates. Check the store.",
+          e);
     }
     long keepUntil = now + options.startupGraceMillis();
-    List<FindingChange> superseded = stored.stream()
-        .flatMap(f -> tracker.restore(f, now, keepUntil).stream())
-        .map(f -> new FindingChange(FindingChange.Type.RESOLVED, f))
-        .toList();
+    List<FindingChange> superseded =
+        stored.stream()
+            .flatMap(f -> tracker.restore(f, now, keepUntil).stream())
+            .map(f -> new FindingChange(FindingChange.Type.RESOLVED, f))
+            .toList();
     publisher.publish(superseded, tracker::freshest);
     List<Finding> open = tracker.openFindings();
-    openById = open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
+    openById =
+        open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
     if (!open.isEmpty()) {
       LOG.log(Level.INFO, "Health engine restored {0} open finding(s) from the store", open.size());
     }

@@ -7,7 +7,8 @@ package io.bulwark.health.internal;
  * @param resolveAfterMillis how long a condition must stay away before its finding resolves
  * @param startupGraceMillis how long after a start restored findings are kept at least
  */
-record HealthEngineOptions(long evaluationIntervalMillis, long resolveAfterMillis, long startupGraceMillis) {
+record HealthEngineOptions(
+    long evaluationIntervalMillis, long resolveAfterMillis, long startupGraceMillis) {
 
   /** The least time a node may stay silent before its GPUs count as not reporting. */
   static final long MIN_TELEMETRY_STALE_MILLIS = 10_000;
@@ -24,17 +25,21 @@ record HealthEngineOptions(long evaluationIntervalMillis, long resolveAfterMilli
           "evaluationIntervalMillis must be at least 100 ms, was " + evaluationIntervalMillis);
     }
     if (resolveAfterMillis < 0) {
-      throw new IllegalArgumentException("resolveAfterMillis must not be negative, was " + resolveAfterMillis);
+      throw new IllegalArgumentException(
+          "resolveAfterMillis must not be negative, was " + resolveAfterMillis);
     }
     if (startupGraceMillis < 0) {
-      throw new IllegalArgumentException("startupGraceMillis must not be negative, was " + startupGraceMillis);
+      throw new IllegalArgumentException(
+          "startupGraceMillis must not be negative, was " + startupGraceMillis);
     }
   }
 
   /** Converts the configuration once. */
   static HealthEngineOptions from(HealthEngineConfig config) {
     return new HealthEngineOptions(
-        config.evaluationIntervalMillis(), config.resolveAfterMillis(), config.startupGraceMillis());
+        config.evaluationIntervalMillis(),
+        config.resolveAfterMillis(),
+        config.startupGraceMillis());
   }
 
   /** Returns how long a node may stay silent before its GPUs count as not reporting telemetry. */

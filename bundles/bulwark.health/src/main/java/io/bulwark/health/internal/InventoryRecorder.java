@@ -15,9 +15,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Keeps the inventory in step with what telemetry reports: records a node when it is new, or when it reports a
- * GPU the inventory lacks (a new index, or another UUID or model at a known index). Unchanged nodes cost no write.
- * Used by the health engine at the start of each evaluation.
+ * Keeps the inventory in step with what telemetry reports: records a node when it is new, or when
+ * it reports a GPU the inventory lacks (a new index, or another UUID or model at a known index).
+ * Unchanged nodes cost no write. Used by the health engine at the start of each evaluation.
  */
 final class InventoryRecorder {
   private static final Logger LOG = System.getLogger(InventoryRecorder.class.getName());
@@ -36,7 +36,8 @@ final class InventoryRecorder {
    * @return the number of nodes written
    */
   int record(List<Node> inventory, Instant now) {
-    Map<NodeId, Node> known = inventory.stream().collect(Collectors.toMap(Node::id, Function.identity()));
+    Map<NodeId, Node> known =
+        inventory.stream().collect(Collectors.toMap(Node::id, Function.identity()));
     int written = 0;
     for (NodeId id : telemetry.nodes()) {
       List<Gpu> reported = telemetry.reportedGpus(id);
@@ -48,11 +49,21 @@ final class InventoryRecorder {
       try {
         fleet.recordObserved(id, reported, now);
         written++;
-        LOG.log(Level.INFO, "Inventory: recorded {0} with {1} GPU(s) reported by telemetry ({2})",
-            id, reported.size(), reason.get());
+        LOG.log(
+            Level.INFO,
+            "Inventory: recorded {0} with {1} GPU(s) reported by telemetry ({2})",
+            id,
+            reported.size(),
+            reason.get());
       } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Inventory: could not record " + id + " (" + reason.get()
-            + "); it is retried on the next evaluation. Check that the store is writable.", e);
+        LOG.log(
+            Level.WARNING,
+            "Inventory: could not record "
+                + id
+                + " ("
+                + reason.get()
+                + "); it is retried on the next evaluation. Check that the store is writable.",
+            e);
       }
     }
     return written;
@@ -65,7 +76,8 @@ final class InventoryRecorder {
         return Optional.of("new GPU " + g.index());
       }
       if (differs(known.get().uuid(), g.uuid()) || differs(known.get().model(), g.model())) {
-        return Optional.of("GPU " + g.index() + " now reports UUID " + g.uuid() + ", model " + g.model());
+        return Optional.of(
+            "GPU " + g.index() + " now reports UUID " + g.uuid() + ", model " + g.model());
       }
     }
     return Optional.empty();

@@ -24,7 +24,12 @@ class CapacityAccountTest {
   private final InMemoryFleet fleet = new InMemoryFleet();
   private final ScriptedDetector detector = new ScriptedDetector("scripted");
   private final HealthEngine engine =
-      new HealthEngine(telemetry, fleet, new InMemoryFindings(), new HealthEngineOptions(2000, 10_000, 0), clock);
+      new HealthEngine(
+          telemetry,
+          fleet,
+          new InMemoryFindings(),
+          new HealthEngineOptions(2000, 10_000, 0),
+          clock);
 
   private void tenNodesOfTenGpusReporting() {
     for (int n = 0; n < 10; n++) {
@@ -36,9 +41,17 @@ class CapacityAccountTest {
     return String.format("gpu-node-%03d", n);
   }
 
-  private static Condition condition(String kind, int node, int gpu, Severity severity, double factor) {
-    return new Condition(kind, NodeId.of(node(node)), gpu, severity, kind + " on GPU " + gpu,
-        Map.of("metric", "test"), "", factor);
+  private static Condition condition(
+      String kind, int node, int gpu, Severity severity, double factor) {
+    return new Condition(
+        kind,
+        NodeId.of(node(node)),
+        gpu,
+        severity,
+        kind + " on GPU " + gpu,
+        Map.of("metric", "test"),
+        "",
+        factor);
   }
 
   @Test
@@ -47,9 +60,10 @@ class CapacityAccountTest {
     List<Condition> conditions = new ArrayList<>();
     for (int n = 0; n < 10; n++) {
       for (int g = 0; g < 10; g++) {
-        conditions.add(n < 2
-            ? condition(FindingKind.ECC_DBE, n, g, Severity.CRITICAL, 1.0)
-            : condition(FindingKind.THERMAL_THROTTLE, n, g, Severity.WARNING, 0.7));
+        conditions.add(
+            n < 2
+                ? condition(FindingKind.ECC_DBE, n, g, Severity.CRITICAL, 1.0)
+                : condition(FindingKind.THERMAL_THROTTLE, n, g, Severity.WARNING, 0.7));
       }
     }
     detector.reports(conditions);
@@ -69,17 +83,19 @@ class CapacityAccountTest {
   @Test
   void a_gpu_runs_at_the_lowest_factor_of_its_open_non_critical_findings_and_info_costs_nothing() {
     telemetry.report("gpu-node-000", 2, "H100", clock.millis());
-    detector.reports(List.of(
-        condition(FindingKind.THERMAL_THROTTLE, 0, 0, Severity.WARNING, 0.8),
-        condition(FindingKind.STRAGGLER, 0, 0, Severity.WARNING, 0.5),
-        condition(FindingKind.XID, 0, 1, Severity.INFO, 1.0)));
+    detector.reports(
+        List.of(
+            condition(FindingKind.THERMAL_THROTTLE, 0, 0, Severity.WARNING, 0.8),
+            condition(FindingKind.STRAGGLER, 0, 0, Severity.WARNING, 0.5),
+            condition(FindingKind.XID, 0, 1, Severity.INFO, 1.0)));
     engine.addDetector(detector);
 
     engine.evaluate();
 
-    assertThat(engine.capacity().gpus()).containsExactly(
-        new GpuCapacity(NodeId.of("gpu-node-000"), 0, true, 0.5),
-        new GpuCapacity(NodeId.of("gpu-node-000"), 1, true, 1.0));
+    assertThat(engine.capacity().gpus())
+        .containsExactly(
+            new GpuCapacity(NodeId.of("gpu-node-000"), 0, true, 0.5),
+            new GpuCapacity(NodeId.of("gpu-node-000"), 1, true, 1.0));
   }
 
   @Test
@@ -98,7 +114,8 @@ class CapacityAccountTest {
     clock.advance(2_000);
     engine.evaluate();
     assertThat(engine.capacity().gpusHealthy()).isEqualTo(90);
-    assertThat(engine.capacity().gpus()).filteredOn(g -> !g.healthy())
+    assertThat(engine.capacity().gpus())
+        .filteredOn(g -> !g.healthy())
         .allSatisfy(g -> assertThat(g.node().value()).isEqualTo("gpu-node-000"))
         .allSatisfy(g -> assertThat(g.relativePerformance()).isZero());
   }
@@ -111,7 +128,8 @@ class CapacityAccountTest {
 
     engine.evaluate();
 
-    assertThat(engine.capacity().summary()).isEqualTo("90 of 100 GPUs healthy at 100% = 90% effective");
+    assertThat(engine.capacity().summary())
+        .isEqualTo("90 of 100 GPUs healthy at 100% = 90% effective");
   }
 
   @Test

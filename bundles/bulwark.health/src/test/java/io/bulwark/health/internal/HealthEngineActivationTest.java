@@ -16,12 +16,14 @@ class HealthEngineActivationTest {
   private final InMemoryFindings store = new InMemoryFindings();
 
   private HealthEngine activate(Map<String, Object> properties) {
-    return new HealthEngine(telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, properties));
+    return new HealthEngine(
+        telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, properties));
   }
 
   @Test
   void the_defaults_are_two_second_evaluations_and_ten_seconds_to_resolve() {
-    HealthEngineOptions options = HealthEngineOptions.from(TypedConfig.of(HealthEngineConfig.class, Map.of()));
+    HealthEngineOptions options =
+        HealthEngineOptions.from(TypedConfig.of(HealthEngineConfig.class, Map.of()));
     assertThat(options).isEqualTo(new HealthEngineOptions(2000, 10_000, 30_000));
     assertThat(options.telemetryStaleMillis()).isEqualTo(10_000);
     assertThat(new HealthEngineOptions(5000, 0, 0).telemetryStaleMillis()).isEqualTo(15_000);
@@ -31,25 +33,33 @@ class HealthEngineActivationTest {
   @Test
   void an_invalid_value_fails_activation_and_names_the_property() {
     assertThatThrownBy(() -> activate(Map.of("evaluationIntervalMillis", 0L)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("evaluationIntervalMillis");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("evaluationIntervalMillis");
     assertThatThrownBy(() -> activate(Map.of("resolveAfterMillis", -1L)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resolveAfterMillis");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resolveAfterMillis");
     assertThatThrownBy(() -> activate(Map.of("startupGraceMillis", -5L)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("startupGraceMillis");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("startupGraceMillis");
   }
 
   @Test
   void activation_fails_with_a_clear_message_when_the_open_findings_cannot_be_read() {
     store.refuseReads = true;
-    assertThatThrownBy(() -> new HealthEngine(telemetry, fleet, store,
-        TypedConfig.of(HealthEngineConfig.class, Map.of())))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("open findings");
+    assertThatThrownBy(
+            () ->
+                new HealthEngine(
+                    telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, Map.of())))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("open findings");
   }
 
   @Test
-  void once_started_the_engine_evaluates_on_its_own_thread_until_stopped() throws InterruptedException {
-    HealthEngine engine = new HealthEngine(telemetry, fleet, store, new HealthEngineOptions(100, 10_000, 0),
-        Clock.systemUTC());
+  void once_started_the_engine_evaluates_on_its_own_thread_until_stopped()
+      throws InterruptedException {
+    HealthEngine engine =
+        new HealthEngine(
+            telemetry, fleet, store, new HealthEngineOptions(100, 10_000, 0), Clock.systemUTC());
     ScriptedDetector detector = new ScriptedDetector("counting");
     engine.addDetector(detector);
     engine.start();

@@ -36,7 +36,8 @@ class HealthEngineTest {
   }
 
   private HealthEngine newEngine() {
-    HealthEngine e = new HealthEngine(telemetry, fleet, store, new HealthEngineOptions(TICK, 10_000, 0), clock);
+    HealthEngine e =
+        new HealthEngine(telemetry, fleet, store, new HealthEngineOptions(TICK, 10_000, 0), clock);
     e.addDetector(xid);
     e.addListener(told::add);
     return e;
@@ -48,14 +49,22 @@ class HealthEngineTest {
     engine.evaluate();
   }
 
-  private static Condition condition(String kind, String node, int gpu, Severity severity, String summary,
-      double factor) {
-    return new Condition(kind, NodeId.of(node), gpu, severity, summary, Map.of("metric", "test"),
-        "Drain " + node, factor);
+  private static Condition condition(
+      String kind, String node, int gpu, Severity severity, String summary, double factor) {
+    return new Condition(
+        kind,
+        NodeId.of(node),
+        gpu,
+        severity,
+        summary,
+        Map.of("metric", "test"),
+        "Drain " + node,
+        factor);
   }
 
   private static Condition xid79(int gpu) {
-    return condition(FindingKind.XID, "gpu-node-007", gpu, Severity.CRITICAL, "XID 79 on GPU " + gpu, 1.0);
+    return condition(
+        FindingKind.XID, "gpu-node-007", gpu, Severity.CRITICAL, "XID 79 on GPU " + gpu, 1.0);
   }
 
   @Test
@@ -64,19 +73,23 @@ class HealthEngineTest {
     tick();
 
     List<Finding> open = engine.findings(FindingQuery.open());
-    assertThat(open).singleElement().satisfies(f -> {
-      assertThat(f.kind()).isEqualTo("xid");
-      assertThat(f.gpu()).isEqualTo(3);
-      assertThat(f.severity()).isEqualTo(Severity.CRITICAL);
-      assertThat(f.firstSeen().toEpochMilli()).isEqualTo(clock.millis());
-      assertThat(f.recommendedAction()).isEqualTo("Drain gpu-node-007");
-    });
+    assertThat(open)
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.kind()).isEqualTo("xid");
+              assertThat(f.gpu()).isEqualTo(3);
+              assertThat(f.severity()).isEqualTo(Severity.CRITICAL);
+              assertThat(f.firstSeen().toEpochMilli()).isEqualTo(clock.millis());
+              assertThat(f.recommendedAction()).isEqualTo("Drain gpu-node-007");
+            });
     assertThat(store.all()).extracting(Finding::id).containsExactly(open.get(0).id());
     assertThat(told).extracting(Finding::id).containsExactly(open.get(0).id());
   }
 
   @Test
-  void a_condition_still_reported_updates_the_finding_but_is_stored_only_on_change_or_every_ten_seconds() {
+  void
+      a_condition_still_reported_updates_the_finding_but_is_stored_only_on_change_or_every_ten_seconds() {
     xid.reports(List.of(xid79(3)));
     tick();
     String id = store.all().get(0).id();
@@ -84,17 +97,22 @@ class HealthEngineTest {
     tick();
     tick();
     assertThat(store.saved).hasSize(1);
-    assertThat(engine.findings(FindingQuery.open())).singleElement()
+    assertThat(engine.findings(FindingQuery.open()))
+        .singleElement()
         .satisfies(f -> assertThat(f.occurrences()).isEqualTo(3));
 
-    xid.reports(List.of(condition(FindingKind.XID, "gpu-node-007", 3, Severity.WARNING, "XID 999", 1.0)));
+    xid.reports(
+        List.of(condition(FindingKind.XID, "gpu-node-007", 3, Severity.WARNING, "XID 999", 1.0)));
     tick();
     assertThat(store.saved).hasSize(2);
-    assertThat(store.get(id)).get().satisfies(f -> {
-      assertThat(f.severity()).isEqualTo(Severity.WARNING);
-      assertThat(f.summary()).isEqualTo("XID 999");
-      assertThat(f.occurrences()).isEqualTo(4);
-    });
+    assertThat(store.get(id))
+        .get()
+        .satisfies(
+            f -> {
+              assertThat(f.severity()).isEqualTo(Severity.WARNING);
+              assertThat(f.summary()).isEqualTo("XID 999");
+              assertThat(f.occurrences()).isEqualTo(4);
+            });
 
     for (int i = 0; i < 5; i++) {
       tick();
@@ -106,25 +124,52 @@ class HealthEngineTest {
 
   @Test
   void fresher_numbers_in_the_summary_wait_for_the_periodic_write_while_a_new_severity_does_not() {
-    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.WARNING, "at 90 C", 0.7)));
+    xid.reports(
+        List.of(
+            condition(
+                FindingKind.THERMAL_THROTTLE,
+                "gpu-node-007",
+                2,
+                Severity.WARNING,
+                "at 90 C",
+                0.7)));
     tick();
     assertThat(store.saved).hasSize(1);
 
-    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.WARNING, "at 91 C", 0.7)));
+    xid.reports(
+        List.of(
+            condition(
+                FindingKind.THERMAL_THROTTLE,
+                "gpu-node-007",
+                2,
+                Severity.WARNING,
+                "at 91 C",
+                0.7)));
     tick();
     tick();
     assertThat(store.saved).as("summary-only changes are not written every cycle").hasSize(1);
     assertThat(told).hasSize(1);
-    assertThat(engine.findings(FindingQuery.open())).singleElement()
+    assertThat(engine.findings(FindingQuery.open()))
+        .singleElement()
         .satisfies(f -> assertThat(f.summary()).isEqualTo("at 91 C"));
 
     for (int i = 0; i < 3; i++) {
       tick();
     }
     assertThat(store.saved).as("written back with the periodic refresh").hasSize(2);
-    assertThat(store.all()).singleElement().satisfies(f -> assertThat(f.summary()).isEqualTo("at 91 C"));
+    assertThat(store.all())
+        .singleElement()
+        .satisfies(f -> assertThat(f.summary()).isEqualTo("at 91 C"));
 
-    xid.reports(List.of(condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 2, Severity.CRITICAL, "at 99 C", 0.5)));
+    xid.reports(
+        List.of(
+            condition(
+                FindingKind.THERMAL_THROTTLE,
+                "gpu-node-007",
+                2,
+                Severity.CRITICAL,
+                "at 99 C",
+                0.5)));
     tick();
     assertThat(store.saved).as("a new severity is written at once").hasSize(3);
   }
@@ -180,7 +225,8 @@ class HealthEngineTest {
     ScriptedDetector ecc = new ScriptedDetector("ecc-dbe");
     engine.addDetector(ecc);
     xid.reports(List.of(xid79(3)));
-    ecc.reports(List.of(condition(FindingKind.ECC_DBE, "gpu-node-007", 5, Severity.CRITICAL, "DBE", 1.0)));
+    ecc.reports(
+        List.of(condition(FindingKind.ECC_DBE, "gpu-node-007", 5, Severity.CRITICAL, "DBE", 1.0)));
     tick();
 
     xid.fails(new IllegalStateException("bad sample"));
@@ -189,7 +235,9 @@ class HealthEngineTest {
       tick();
     }
 
-    assertThat(engine.findings(FindingQuery.open())).extracting(Finding::kind).containsExactly("xid");
+    assertThat(engine.findings(FindingQuery.open()))
+        .extracting(Finding::kind)
+        .containsExactly("xid");
     assertThat(ecc.seen).hasSize(11);
 
     xid.reports(List.of());
@@ -211,7 +259,9 @@ class HealthEngineTest {
     tick();
 
     assertThat(engine.findings(FindingQuery.open())).isEmpty();
-    assertThat(store.all()).hasSize(2).allSatisfy(f -> assertThat(f.state()).isEqualTo(FindingState.RESOLVED));
+    assertThat(store.all())
+        .hasSize(2)
+        .allSatisfy(f -> assertThat(f.state()).isEqualTo(FindingState.RESOLVED));
   }
 
   @Test
@@ -226,11 +276,14 @@ class HealthEngineTest {
     tick();
 
     assertThat(store.all()).extracting(Finding::id).containsExactly(id);
-    assertThat(engine.findings(FindingQuery.open())).singleElement().satisfies(f -> {
-      assertThat(f.id()).isEqualTo(id);
-      assertThat(f.occurrences()).isEqualTo(2);
-      assertThat(f.firstSeen().toEpochMilli()).isEqualTo(START + TICK);
-    });
+    assertThat(engine.findings(FindingQuery.open()))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.id()).isEqualTo(id);
+              assertThat(f.occurrences()).isEqualTo(2);
+              assertThat(f.firstSeen().toEpochMilli()).isEqualTo(START + TICK);
+            });
   }
 
   @Test
@@ -239,7 +292,9 @@ class HealthEngineTest {
     tick();
     clock.advance(60_000);
     xid.reports(List.of());
-    engine = new HealthEngine(telemetry, fleet, store, new HealthEngineOptions(TICK, 10_000, 30_000), clock);
+    engine =
+        new HealthEngine(
+            telemetry, fleet, store, new HealthEngineOptions(TICK, 10_000, 30_000), clock);
 
     for (int i = 0; i < 14; i++) {
       tick();
@@ -250,7 +305,8 @@ class HealthEngineTest {
   }
 
   @Test
-  void a_change_the_store_refuses_is_kept_and_stored_later_and_listeners_hear_only_of_stored_changes() {
+  void
+      a_change_the_store_refuses_is_kept_and_stored_later_and_listeners_hear_only_of_stored_changes() {
     store.refuseWrites = true;
     xid.reports(List.of(xid79(3)));
     tick();
@@ -260,7 +316,9 @@ class HealthEngineTest {
 
     store.refuseWrites = false;
     tick();
-    assertThat(store.all()).singleElement().satisfies(f -> assertThat(f.occurrences()).isEqualTo(2));
+    assertThat(store.all())
+        .singleElement()
+        .satisfies(f -> assertThat(f.occurrences()).isEqualTo(2));
     assertThat(told).hasSize(1);
   }
 
@@ -287,11 +345,16 @@ class HealthEngineTest {
   @Test
   void the_detection_context_carries_the_evaluation_time_and_the_inventory() {
     tick();
-    assertThat(xid.seen).singleElement().satisfies(c -> {
-      assertThat(c.nowMillis()).isEqualTo(clock.millis());
-      assertThat(c.telemetry()).isSameAs(telemetry);
-      assertThat(c.inventory()).extracting(n -> n.id().value()).containsExactly("gpu-node-007");
-    });
+    assertThat(xid.seen)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.nowMillis()).isEqualTo(clock.millis());
+              assertThat(c.telemetry()).isSameAs(telemetry);
+              assertThat(c.inventory())
+                  .extracting(n -> n.id().value())
+                  .containsExactly("gpu-node-007");
+            });
   }
 
   @Test
@@ -302,16 +365,21 @@ class HealthEngineTest {
 
   @Test
   void the_finding_query_filters_by_kind_and_node_and_sees_fresh_last_seen_times() {
-    xid.reports(List.of(xid79(3),
-        condition(FindingKind.THERMAL_THROTTLE, "gpu-node-007", 1, Severity.WARNING, "hot", 0.6)));
+    xid.reports(
+        List.of(
+            xid79(3),
+            condition(
+                FindingKind.THERMAL_THROTTLE, "gpu-node-007", 1, Severity.WARNING, "hot", 0.6)));
     tick();
     tick();
 
     assertThat(engine.findings(FindingQuery.all().withKind(FindingKind.THERMAL_THROTTLE)))
-        .singleElement().satisfies(f -> {
-          assertThat(f.gpu()).isEqualTo(1);
-          assertThat(f.lastSeen().toEpochMilli()).isEqualTo(clock.millis());
-        });
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.gpu()).isEqualTo(1);
+              assertThat(f.lastSeen().toEpochMilli()).isEqualTo(clock.millis());
+            });
     assertThat(engine.findings(FindingQuery.all().withNode(NodeId.of("gpu-node-008")))).isEmpty();
     assertThat(engine.findings(FindingQuery.all().withLimit(1))).hasSize(1);
   }

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Internal test double of the finding store for the engine tests: keeps findings in memory, counts the writes and
- * can be told to refuse writes or reads, as a full disk or a closed store would.
+ * Internal test double of the finding store for the engine tests: keeps findings in memory, counts
+ * the writes and can be told to refuse writes or reads, as a full disk or a closed store would.
  */
 final class InMemoryFindings implements FindingRepository {
   private final Map<String, Finding> byId = new LinkedHashMap<>();

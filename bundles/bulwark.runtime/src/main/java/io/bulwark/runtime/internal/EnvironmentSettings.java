@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The settings an installer gives through environment variables, checked and mapped onto the configuration of the
- * components they belong to. A bad value is refused with a message that names the variable and says what is
- * expected; nothing is half-applied.
+ * The settings an installer gives through environment variables, checked and mapped onto the
+ * configuration of the components they belong to. A bad value is refused with a message that names
+ * the variable and says what is expected; nothing is half-applied.
  *
  * <table>
  *   <caption>Variables</caption>
@@ -49,7 +49,8 @@ final class EnvironmentSettings {
     if (dataDir != null) {
       Path dir = path("BULWARK_DATA_DIR", dataDir);
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
-        throw new InvalidSettingException("BULWARK_DATA_DIR", dataDir, "it is a file, not a folder");
+        throw new InvalidSettingException(
+            "BULWARK_DATA_DIR", dataDir, "it is a file, not a folder");
       }
       put(o, STORE_PID, "dataDir", dir.toString());
       put(o, SIM_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
@@ -66,7 +67,8 @@ final class EnvironmentSettings {
     String bind = value(env, "BULWARK_BIND_ADDRESS");
     if (bind != null) {
       if (!HOST.matcher(bind).matches()) {
-        throw new InvalidSettingException("BULWARK_BIND_ADDRESS", bind, "expected an IP address or host name");
+        throw new InvalidSettingException(
+            "BULWARK_BIND_ADDRESS", bind, "expected an IP address or host name");
       }
       put(o, WEB_PID, "bindAddress", bind);
     }
@@ -77,7 +79,8 @@ final class EnvironmentSettings {
     String scenario = value(env, "BULWARK_SIM_SCENARIO");
     if (scenario != null) {
       if (!scenario.equals("demo") && !scenario.equals("none")) {
-        throw new InvalidSettingException("BULWARK_SIM_SCENARIO", scenario, "expected demo or none");
+        throw new InvalidSettingException(
+            "BULWARK_SIM_SCENARIO", scenario, "expected demo or none");
       }
       put(o, SIM_PID, "scenario", scenario);
     }
@@ -85,7 +88,9 @@ final class EnvironmentSettings {
     if (fileSd != null) {
       Path file = path("BULWARK_FILE_SD", fileSd);
       if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-        throw new InvalidSettingException("BULWARK_FILE_SD", fileSd,
+        throw new InvalidSettingException(
+            "BULWARK_FILE_SD",
+            fileSd,
             "no readable file there; give the path of a Prometheus file_sd JSON file");
       }
       put(o, TELEMETRY_PID, "fileSd", file.toString());
@@ -115,7 +120,8 @@ final class EnvironmentSettings {
     return v.trim();
   }
 
-  private static void put(Map<String, Map<String, Object>> o, String pid, String key, Object value) {
+  private static void put(
+      Map<String, Map<String, Object>> o, String pid, String key, Object value) {
     o.computeIfAbsent(pid, p -> new LinkedHashMap<>()).put(key, value);
   }
 

@@ -10,9 +10,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 /**
- * Stops the OSGi framework when the JVM is asked to end (SIGTERM, SIGINT, Ctrl-C), so that every component is
- * deactivated and the store is closed before the process exits. Without it the launcher would exit with the
- * framework still running.
+ * Stops the OSGi framework when the JVM is asked to end (SIGTERM, SIGINT, Ctrl-C), so that every
+ * component is deactivated and the store is closed before the process exits. Without it the
+ * launcher would exit with the framework still running.
  */
 @Component(immediate = true)
 public final class GracefulShutdown {
@@ -37,7 +37,8 @@ public final class GracefulShutdown {
       framework.stop();
       FrameworkEvent event = framework.waitForStop(STOP_TIMEOUT_MILLIS);
       if (event.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
-        System.err.println("Bulwark: did not stop within " + STOP_TIMEOUT_MILLIS + " ms; exiting anyway");
+        System.err.println(
+            "Bulwark: did not stop within " + STOP_TIMEOUT_MILLIS + " ms; exiting anyway");
       } else {
         System.err.println("Bulwark: stopped");
       }

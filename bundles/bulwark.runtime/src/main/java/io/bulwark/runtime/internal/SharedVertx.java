@@ -11,8 +11,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 /**
- * Owns the one Vert.x instance of the appliance and offers it as an {@link Vertx} OSGi service, so that the web
- * plane, the scrapers and the simulator share event loops instead of each starting their own.
+ * Owns the one Vert.x instance of the appliance and offers it as an {@link Vertx} OSGi service, so
+ * that the web plane, the scrapers and the simulator share event loops instead of each starting
+ * their own.
  */
 @Component(immediate = true)
 public final class SharedVertx {
@@ -25,7 +26,8 @@ public final class SharedVertx {
   public SharedVertx(BundleContext context) {
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
-    // Vert.x looks up its service providers through the context class loader: point it at the Vert.x bundle.
+    // Vert.x looks up its service providers through the context class loader: point it at the
+    // Vert.x bundle.
     thread.setContextClassLoader(Vertx.class.getClassLoader());
     try {
       this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));

@@ -31,15 +31,17 @@ class EnvironmentSettingsTest {
   @Test
   void fileSdPointsTelemetryAtRealTargetsAndTurnsTheSimulatorOff() throws Exception {
     Path targets = Files.writeString(dir.resolve("targets.json"), "[]");
-    EnvironmentSettings s = EnvironmentSettings.from(
-        Map.of("BULWARK_DATA_DIR", dir.toString(), "BULWARK_FILE_SD", targets.toString()));
+    EnvironmentSettings s =
+        EnvironmentSettings.from(
+            Map.of("BULWARK_DATA_DIR", dir.toString(), "BULWARK_FILE_SD", targets.toString()));
     assertThat(s.overridesFor("io.bulwark.telemetry")).containsEntry("fileSd", targets.toString());
     assertThat(s.overridesFor("io.bulwark.sim")).containsEntry("enabled", false);
   }
 
   @Test
   void portsAreParsed() {
-    EnvironmentSettings s = EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "18080", "BULWARK_SIM_PORT", "19400"));
+    EnvironmentSettings s =
+        EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "18080", "BULWARK_SIM_PORT", "19400"));
     assertThat(s.overridesFor("io.bulwark.web")).containsEntry("httpPort", 18080);
     assertThat(s.overridesFor("io.bulwark.sim")).containsEntry("port", 19400);
   }
@@ -47,31 +49,44 @@ class EnvironmentSettingsTest {
   @Test
   void badValuesAreRefusedNamingTheVariable() {
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTPS_PORT", "eighty")))
-        .hasMessageContaining("BULWARK_HTTPS_PORT").hasMessageContaining("eighty");
+        .hasMessageContaining("BULWARK_HTTPS_PORT")
+        .hasMessageContaining("eighty");
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "70000")))
-        .hasMessageContaining("BULWARK_HTTP_PORT").hasMessageContaining("1 to 65535");
-    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_FILE_SD", dir.resolve("none.json").toString())))
-        .hasMessageContaining("BULWARK_FILE_SD").hasMessageContaining("no readable file");
+        .hasMessageContaining("BULWARK_HTTP_PORT")
+        .hasMessageContaining("1 to 65535");
+    assertThatThrownBy(
+            () ->
+                EnvironmentSettings.from(
+                    Map.of("BULWARK_FILE_SD", dir.resolve("none.json").toString())))
+        .hasMessageContaining("BULWARK_FILE_SD")
+        .hasMessageContaining("no readable file");
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", " ")))
-        .hasMessageContaining("BULWARK_DATA_DIR").hasMessageContaining("empty");
-    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_BIND_ADDRESS", "0.0.0.0; rm -rf")))
+        .hasMessageContaining("BULWARK_DATA_DIR")
+        .hasMessageContaining("empty");
+    assertThatThrownBy(
+            () -> EnvironmentSettings.from(Map.of("BULWARK_BIND_ADDRESS", "0.0.0.0; rm -rf")))
         .hasMessageContaining("BULWARK_BIND_ADDRESS");
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_SIM_SCENARIO", "chaos")))
-        .hasMessageContaining("BULWARK_SIM_SCENARIO").hasMessageContaining("demo or none");
+        .hasMessageContaining("BULWARK_SIM_SCENARIO")
+        .hasMessageContaining("demo or none");
   }
 
   @Test
   void aDataDirThatIsAFileIsRefused() throws Exception {
     Path file = Files.writeString(dir.resolve("file"), "x");
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", file.toString())))
-        .hasMessageContaining("BULWARK_DATA_DIR").hasMessageContaining("not a folder");
+        .hasMessageContaining("BULWARK_DATA_DIR")
+        .hasMessageContaining("not a folder");
   }
 
   @Test
   void thePluginOverridesOnlyTheConfigurationItBelongsTo() {
-    EnvironmentOverrides plugin = new EnvironmentOverrides(Map.of("BULWARK_HTTP_PORT", "18080"), false);
-    Hashtable<String, Object> web = new Hashtable<>(Map.of("service.pid", "io.bulwark.web", "httpPort", 8080));
-    Hashtable<String, Object> store = new Hashtable<>(Map.of("service.pid", "io.bulwark.store", "dataDir", "data"));
+    EnvironmentOverrides plugin =
+        new EnvironmentOverrides(Map.of("BULWARK_HTTP_PORT", "18080"), false);
+    Hashtable<String, Object> web =
+        new Hashtable<>(Map.of("service.pid", "io.bulwark.web", "httpPort", 8080));
+    Hashtable<String, Object> store =
+        new Hashtable<>(Map.of("service.pid", "io.bulwark.store", "dataDir", "data"));
     plugin.modifyConfiguration(null, web);
     plugin.modifyConfiguration(null, store);
     assertThat(web).containsEntry("httpPort", 18080);

@@ -8,11 +8,11 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 
 /**
- * The simulator's control API, JSON over HTTP: {@code GET /sim/nodes} lists the node names; {@code GET
- * /sim/faults} lists the active faults; {@code POST /sim/faults} puts a fault on a GPU (201 with the fault and its
- * id); {@code GET} and {@code DELETE /sim/faults/{id}} read and clear one (404 if unknown). Bad requests are
- * answered 400 with a problem document. Used by end-to-end tests and by whoever runs a demo; called on the event
- * loop.
+ * The simulator's control API, JSON over HTTP: {@code GET /sim/nodes} lists the node names; {@code
+ * GET /sim/faults} lists the active faults; {@code POST /sim/faults} puts a fault on a GPU (201
+ * with the fault and its id); {@code GET} and {@code DELETE /sim/faults/{id}} read and clear one
+ * (404 if unknown). Bad requests are answered 400 with a problem document. Used by end-to-end tests
+ * and by whoever runs a demo; called on the event loop.
  */
 final class ControlApi {
   static final long MAX_BODY_BYTES = 16 * 1024;
@@ -31,7 +31,10 @@ final class ControlApi {
   void mount(Router router) {
     router.get("/sim/nodes").handler(this::nodes);
     router.get("/sim/faults").handler(this::list);
-    router.post("/sim/faults").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES)).handler(this::add);
+    router
+        .post("/sim/faults")
+        .handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES))
+        .handler(this::add);
     router.get("/sim/faults/:id").handler(this::get);
     router.delete("/sim/faults/:id").handler(this::delete);
   }
@@ -54,8 +57,14 @@ final class ControlApi {
       Problem.invalidFault(e.getMessage()).send(ctx.response());
       return;
     }
-    Fault fault = faults.add(
-        request.node(), request.gpu(), request.kind(), request.xid(), clock.millis(), request.durationMillis());
+    Fault fault =
+        faults.add(
+            request.node(),
+            request.gpu(),
+            request.kind(),
+            request.xid(),
+            clock.millis(),
+            request.durationMillis());
     json(ctx.response(), 201)
         .putHeader("Location", "/sim/faults/" + fault.id())
         .end(fault.toJson().encode());
@@ -63,9 +72,11 @@ final class ControlApi {
 
   private void get(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    faults.get(id, clock.millis()).ifPresentOrElse(
-        f -> json(ctx.response(), 200).end(f.toJson().encode()),
-        () -> Problem.unknownFault(id).send(ctx.response()));
+    faults
+        .get(id, clock.millis())
+        .ifPresentOrElse(
+            f -> json(ctx.response(), 200).end(f.toJson().encode()),
+            () -> Problem.unknownFault(id).send(ctx.response()));
   }
 
   private void delete(RoutingContext ctx) {

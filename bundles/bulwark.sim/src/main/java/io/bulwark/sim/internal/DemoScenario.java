@@ -7,9 +7,10 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The scripted faults of the {@code demo} scenario: at the start one fault of each kind, each on its own busy
- * node at a fixed place, held until deleted; then, every few minutes, one more fault that comes and goes, so the
- * UI shows both open and resolved findings. Placement depends only on the fleet's size and the seed.
+ * The scripted faults of the {@code demo} scenario: at the start one fault of each kind, each on
+ * its own busy node at a fixed place, held until deleted; then, every few minutes, one more fault
+ * that comes and goes, so the UI shows both open and resolved findings. Placement depends only on
+ * the fleet's size and the seed.
  */
 final class DemoScenario {
   /** Delay from the start to the first coming-and-going fault. */
@@ -17,28 +18,32 @@ final class DemoScenario {
   static final long FIRST_FAULTS_DELAY_MILLIS = 10_000;
 
   static final long FIRST_CYCLE_DELAY_MILLIS = 60_000;
+
   /** Time between two coming-and-going faults. */
   static final long CYCLE_PERIOD_MILLIS = 240_000;
+
   /** How long each coming-and-going fault lasts. */
   static final long CYCLE_FAULT_MILLIS = 120_000;
 
-  static final List<FaultKind> PERSISTENT = List.of(
-      FaultKind.XID,
-      FaultKind.ECC_DBE,
-      FaultKind.ROW_REMAP_FAILURE,
-      FaultKind.STRAGGLER,
-      FaultKind.POWER_THROTTLE,
-      FaultKind.THERMAL_THROTTLE,
-      FaultKind.GPU_MISSING);
+  static final List<FaultKind> PERSISTENT =
+      List.of(
+          FaultKind.XID,
+          FaultKind.ECC_DBE,
+          FaultKind.ROW_REMAP_FAILURE,
+          FaultKind.STRAGGLER,
+          FaultKind.POWER_THROTTLE,
+          FaultKind.THERMAL_THROTTLE,
+          FaultKind.GPU_MISSING);
 
-  private static final List<FaultKind> CYCLE = List.of(
-      FaultKind.THERMAL_THROTTLE,
-      FaultKind.XID,
-      FaultKind.STRAGGLER,
-      FaultKind.POWER_THROTTLE,
-      FaultKind.ECC_DBE,
-      FaultKind.ROW_REMAP_FAILURE,
-      FaultKind.GPU_MISSING);
+  private static final List<FaultKind> CYCLE =
+      List.of(
+          FaultKind.THERMAL_THROTTLE,
+          FaultKind.XID,
+          FaultKind.STRAGGLER,
+          FaultKind.POWER_THROTTLE,
+          FaultKind.ECC_DBE,
+          FaultKind.ROW_REMAP_FAILURE,
+          FaultKind.GPU_MISSING);
   private static final int[] CYCLE_XIDS = {31, 79, 94, 48};
   private static final int PICK = 400;
 
@@ -54,7 +59,10 @@ final class DemoScenario {
     this.noise = new Noise(seed);
   }
 
-  /** Injects the persistent faults, one of each kind on distinct GPUs (distinct busy nodes where there are). */
+  /**
+   * Injects the persistent faults, one of each kind on distinct GPUs (distinct busy nodes where
+   * there are).
+   */
   synchronized List<Fault> start(long nowMillis) {
     int nodes = fleet.nodes().size();
     int gpus = fleet.gpusPerNode();
@@ -69,15 +77,21 @@ final class DemoScenario {
       int node = (int) (place / gpus);
       int gpu = (int) (place % gpus);
       persistentNodes.add(fleet.nodes().get(node));
-      injected.add(faults.add(fleet.nodes().get(node), gpu, PERSISTENT.get(k), FaultKind.DEFAULT_XID, nowMillis,
-          Fault.UNTIL_DELETED));
+      injected.add(
+          faults.add(
+              fleet.nodes().get(node),
+              gpu,
+              PERSISTENT.get(k),
+              FaultKind.DEFAULT_XID,
+              nowMillis,
+              Fault.UNTIL_DELETED));
     }
     return injected;
   }
 
   /**
-   * Injects the next coming-and-going fault, lasting {@link #CYCLE_FAULT_MILLIS}, on a busy node without a
-   * persistent fault (any busy node if there is none such).
+   * Injects the next coming-and-going fault, lasting {@link #CYCLE_FAULT_MILLIS}, on a busy node
+   * without a persistent fault (any busy node if there is none such).
    */
   synchronized Fault cycle(long nowMillis) {
     int r = round.getAndIncrement();
@@ -92,15 +106,23 @@ final class DemoScenario {
       }
     }
     List<String> from = candidates.isEmpty() ? (busy.isEmpty() ? fleet.nodes() : busy) : candidates;
-    String node = from.get((int) Math.floorMod(noise.bits(r, PICK, Noise.CONSTANT), (long) from.size()));
-    int gpu = (int) Math.floorMod(noise.bits(r, PICK + 1, Noise.CONSTANT), (long) fleet.gpusPerNode());
-    return faults.add(node, gpu, CYCLE.get(r % CYCLE.size()), CYCLE_XIDS[r % CYCLE_XIDS.length], nowMillis,
+    String node =
+        from.get((int) Math.floorMod(noise.bits(r, PICK, Noise.CONSTANT), (long) from.size()));
+    int gpu =
+        (int) Math.floorMod(noise.bits(r, PICK + 1, Noise.CONSTANT), (long) fleet.gpusPerNode());
+    return faults.add(
+        node,
+        gpu,
+        CYCLE.get(r % CYCLE.size()),
+        CYCLE_XIDS[r % CYCLE_XIDS.length],
+        nowMillis,
         CYCLE_FAULT_MILLIS);
   }
 
   /**
-   * Returns the place (node * gpus + gpu) for a persistent fault, starting at the given node and GPU: first a busy
-   * node without one, then any free GPU on a busy node, then any free GPU; -1 if every GPU holds one.
+   * Returns the place (node * gpus + gpu) for a persistent fault, starting at the given node and
+   * GPU: first a busy node without one, then any free GPU on a busy node, then any free GPU; -1 if
+   * every GPU holds one.
    */
   private static long place(int node, int gpu, int nodes, int gpus, Set<Long> taken) {
     Set<Integer> usedNodes = new HashSet<>();

@@ -4,15 +4,16 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 
 /**
- * One fault put on one simulated GPU: what kind, since when and until when ({@link #UNTIL_DELETED} for a fault
- * that holds until it is deleted). Immutable; kept by {@link FaultBook}.
+ * One fault put on one simulated GPU: what kind, since when and until when ({@link #UNTIL_DELETED}
+ * for a fault that holds until it is deleted). Immutable; kept by {@link FaultBook}.
  *
  * @param id the identifier the control API names the fault by
  * @param xid the XID code an {@code xid} fault reports; ignored by other kinds
  * @param startMillis when the fault begins, epoch milliseconds
  * @param endMillis when the fault clears, epoch milliseconds, or {@link #UNTIL_DELETED}
  */
-record Fault(String id, String node, int gpu, FaultKind kind, int xid, long startMillis, long endMillis) {
+record Fault(
+    String id, String node, int gpu, FaultKind kind, int xid, long startMillis, long endMillis) {
   static final long UNTIL_DELETED = Long.MAX_VALUE;
 
   /** Returns true if the fault holds at {@code nowMillis}. */
@@ -27,11 +28,8 @@ record Fault(String id, String node, int gpu, FaultKind kind, int xid, long star
 
   /** Returns the fault as the control API shows it. */
   JsonObject toJson() {
-    JsonObject json = new JsonObject()
-        .put("id", id)
-        .put("node", node)
-        .put("gpu", gpu)
-        .put("kind", kind.word());
+    JsonObject json =
+        new JsonObject().put("id", id).put("node", node).put("gpu", gpu).put("kind", kind.word());
     if (kind == FaultKind.XID) {
       json.put("xid", xid);
     }
@@ -43,7 +41,9 @@ record Fault(String id, String node, int gpu, FaultKind kind, int xid, long star
     return json;
   }
 
-  /** Returns the fault in the words of a log line, e.g. "fault 3 (xid 79) on gpu-node-007 GPU 3". */
+  /**
+   * Returns the fault in the words of a log line, e.g. "fault 3 (xid 79) on gpu-node-007 GPU 3".
+   */
   String describe() {
     String what = kind == FaultKind.XID ? "xid " + xid : kind.word();
     return "fault " + id + " (" + what + ") on " + node + " GPU " + gpu;

@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The faults currently put on the simulated fleet. Writers (the control API, the demo scenario) add and remove
- * faults; page rendering reads a snapshot without locking, so a scrape never waits on a write. Faults with a
- * duration clear by themselves once it has passed, and the GPU reads healthy again. Thread-safe.
+ * The faults currently put on the simulated fleet. Writers (the control API, the demo scenario) add
+ * and remove faults; page rendering reads a snapshot without locking, so a scrape never waits on a
+ * write. Faults with a duration clear by themselves once it has passed, and the GPU reads healthy
+ * again. Thread-safe.
  */
 final class FaultBook {
   private static final System.Logger LOG = System.getLogger(FaultBook.class.getName());
@@ -18,16 +19,22 @@ final class FaultBook {
   private volatile List<Fault> faults = List.of();
 
   /**
-   * Adds a fault that starts at {@code startMillis} and lasts {@code durationMillis}, or until deleted when that
-   * is {@link Fault#UNTIL_DELETED}. Returns the fault with its new id.
+   * Adds a fault that starts at {@code startMillis} and lasts {@code durationMillis}, or until
+   * deleted when that is {@link Fault#UNTIL_DELETED}. Returns the fault with its new id.
    */
-  synchronized Fault add(String node, int gpu, FaultKind kind, int xid, long startMillis, long durationMillis) {
-    long end = durationMillis == Fault.UNTIL_DELETED ? Fault.UNTIL_DELETED : startMillis + durationMillis;
-    Fault fault = new Fault(Long.toString(lastId.incrementAndGet()), node, gpu, kind, xid, startMillis, end);
+  synchronized Fault add(
+      String node, int gpu, FaultKind kind, int xid, long startMillis, long durationMillis) {
+    long end =
+        durationMillis == Fault.UNTIL_DELETED ? Fault.UNTIL_DELETED : startMillis + durationMillis;
+    Fault fault =
+        new Fault(Long.toString(lastId.incrementAndGet()), node, gpu, kind, xid, startMillis, end);
     List<Fault> next = new ArrayList<>(faults);
     next.add(fault);
     faults = List.copyOf(next);
-    LOG.log(Level.INFO, "Simulator: {0} injected, {1}", fault.describe(),
+    LOG.log(
+        Level.INFO,
+        "Simulator: {0} injected, {1}",
+        fault.describe(),
         end == Fault.UNTIL_DELETED ? "until deleted" : "for " + durationMillis / 1000 + " s");
     return fault;
   }
@@ -36,11 +43,12 @@ final class FaultBook {
   synchronized Optional<Fault> remove(String id) {
     List<Fault> next = new ArrayList<>(faults);
     Optional<Fault> removed = next.stream().filter(f -> f.id().equals(id)).findFirst();
-    removed.ifPresent(f -> {
-      next.remove(f);
-      faults = List.copyOf(next);
-      LOG.log(Level.INFO, "Simulator: {0} deleted; the GPU reads healthy again", f.describe());
-    });
+    removed.ifPresent(
+        f -> {
+          next.remove(f);
+          faults = List.copyOf(next);
+          LOG.log(Level.INFO, "Simulator: {0} deleted; the GPU reads healthy again", f.describe());
+        });
     return removed;
   }
 
@@ -49,7 +57,9 @@ final class FaultBook {
     List<Fault> next = new ArrayList<>(faults.size());
     for (Fault f : faults) {
       if (f.expiredAt(nowMillis)) {
-        LOG.log(Level.INFO, "Simulator: {0} cleared after its duration; the GPU reads healthy again",
+        LOG.log(
+            Level.INFO,
+            "Simulator: {0} cleared after its duration; the GPU reads healthy again",
             f.describe());
       } else {
         next.add(f);

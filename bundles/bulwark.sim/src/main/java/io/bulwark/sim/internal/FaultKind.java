@@ -5,17 +5,18 @@ import io.bulwark.api.telemetry.ClockEventReason;
 import java.util.Optional;
 
 /**
- * The faults the simulator can put on a GPU, spelled as the findings they should raise ({@link FindingKind}), and
- * what each does to the GPU's readings. Each kind touches only its own fields:
+ * The faults the simulator can put on a GPU, spelled as the findings they should raise ({@link
+ * FindingKind}), and what each does to the GPU's readings. Each kind touches only its own fields:
  *
  * <ul>
  *   <li>{@code xid}: the XID gauge holds the fault's code.
  *   <li>{@code ecc-dbe}: the volatile double-bit ECC counter is non-zero.
  *   <li>{@code row-remap-failure}: the row-remap failure flag is 1.
- *   <li>{@code thermal-throttle}: HW and SW thermal slowdown reasons, GPU near 90 C, memory near 93 C, SM clock
- *       35 % down and power 20 % down.
+ *   <li>{@code thermal-throttle}: HW and SW thermal slowdown reasons, GPU near 90 C, memory near 93
+ *       C, SM clock 35 % down and power 20 % down.
  *   <li>{@code power-throttle}: SW power cap reason, power at the limit, SM clock 25 % down.
- *   <li>{@code straggler}: SM clock and SM activity 30 % below peers, no reason bits, temperatures normal.
+ *   <li>{@code straggler}: SM clock and SM activity 30 % below peers, no reason bits, temperatures
+ *       normal.
  *   <li>{@code gpu-missing}: the GPU's lines vanish from the page.
  * </ul>
  */
@@ -28,7 +29,9 @@ enum FaultKind {
   STRAGGLER(FindingKind.STRAGGLER),
   GPU_MISSING(FindingKind.GPU_MISSING);
 
-  /** The XID code of an {@code xid} fault when none is given: 79, the GPU has fallen off the bus. */
+  /**
+   * The XID code of an {@code xid} fault when none is given: 79, the GPU has fallen off the bus.
+   */
   static final int DEFAULT_XID = 79;
 
   /** The volatile double-bit ECC count an {@code ecc-dbe} fault shows. */
@@ -48,7 +51,9 @@ enum FaultKind {
     this.word = word;
   }
 
-  /** Returns the kind as the control API and the findings spell it, e.g. {@code thermal-throttle}. */
+  /**
+   * Returns the kind as the control API and the findings spell it, e.g. {@code thermal-throttle}.
+   */
   String word() {
     return word;
   }
@@ -78,20 +83,27 @@ enum FaultKind {
       case ROW_REMAP_FAILURE -> values[Metric.ROW_REMAP_FAILURE.ordinal()] = 1;
       case THERMAL_THROTTLE -> {
         values[Metric.GPU_TEMP.ordinal()] = Math.round(90 + 0.8 * noise.gaussian(key, HOT, step));
-        values[Metric.MEMORY_TEMP.ordinal()] = Math.round(93 + 0.8 * noise.gaussian(key, HOT_MEMORY, step));
+        values[Metric.MEMORY_TEMP.ordinal()] =
+            Math.round(93 + 0.8 * noise.gaussian(key, HOT_MEMORY, step));
         scale(values, Metric.SM_CLOCK, THERMAL_CLOCK_FACTOR);
-        values[Metric.POWER_USAGE.ordinal()] = GpuModel.milli(values[Metric.POWER_USAGE.ordinal()] * 0.8);
-        addReasons(values, ClockEventReason.SW_THERMAL_SLOWDOWN.mask() | ClockEventReason.HW_THERMAL_SLOWDOWN.mask());
+        values[Metric.POWER_USAGE.ordinal()] =
+            GpuModel.milli(values[Metric.POWER_USAGE.ordinal()] * 0.8);
+        addReasons(
+            values,
+            ClockEventReason.SW_THERMAL_SLOWDOWN.mask()
+                | ClockEventReason.HW_THERMAL_SLOWDOWN.mask());
       }
       case POWER_THROTTLE -> {
         values[Metric.POWER_USAGE.ordinal()] =
-            GpuModel.milli(GpuModel.POWER_LIMIT_W - Math.abs(noise.gaussian(key, AT_LIMIT, step)) * 1.2);
+            GpuModel.milli(
+                GpuModel.POWER_LIMIT_W - Math.abs(noise.gaussian(key, AT_LIMIT, step)) * 1.2);
         scale(values, Metric.SM_CLOCK, POWER_CAP_CLOCK_FACTOR);
         addReasons(values, ClockEventReason.SW_POWER_CAP.mask());
       }
       case STRAGGLER -> {
         scale(values, Metric.SM_CLOCK, STRAGGLER_FACTOR);
-        values[Metric.SM_ACTIVE.ordinal()] = GpuModel.ratio(values[Metric.SM_ACTIVE.ordinal()] * STRAGGLER_FACTOR);
+        values[Metric.SM_ACTIVE.ordinal()] =
+            GpuModel.ratio(values[Metric.SM_ACTIVE.ordinal()] * STRAGGLER_FACTOR);
       }
       case GPU_MISSING -> {
         return false;

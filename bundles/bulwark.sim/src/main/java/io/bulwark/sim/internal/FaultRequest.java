@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * A request to put a fault on a simulated GPU, as the control API receives it:
- * {@code {"node":"gpu-node-007","gpu":3,"kind":"thermal-throttle","durationSeconds":120,"xid":79}}, where
- * {@code durationSeconds} (default: until deleted) and {@code xid} (default 79, read by {@code xid} faults only)
- * are optional and unknown members are ignored.
+ * A request to put a fault on a simulated GPU, as the control API receives it: {@code
+ * {"node":"gpu-node-007","gpu":3,"kind":"thermal-throttle","durationSeconds":120,"xid":79}}, where
+ * {@code durationSeconds} (default: until deleted) and {@code xid} (default 79, read by {@code xid}
+ * faults only) are optional and unknown members are ignored.
  *
  * @param durationMillis how long the fault lasts, or {@link Fault#UNTIL_DELETED}
  */
@@ -23,29 +23,40 @@ record FaultRequest(String node, int gpu, FaultKind kind, int xid, long duration
   /**
    * Parses and checks a request body against the fleet.
    *
-   * @throws IllegalArgumentException with a message for the caller if the body is not a valid fault request
+   * @throws IllegalArgumentException with a message for the caller if the body is not a valid fault
+   *     request
    */
   static FaultRequest parse(Buffer body, SimulatedFleet fleet) {
     JsonObject json = object(body);
     Object node = json.getValue("node");
     if (!(node instanceof String name)) {
-      throw new IllegalArgumentException("'node' must be a node name such as " + fleet.nodes().get(0));
+      throw new IllegalArgumentException(
+          "'node' must be a node name such as " + fleet.nodes().get(0));
     }
     if (!fleet.hasNode(name)) {
       throw new IllegalArgumentException(
-          "unknown node '" + name + "'; GET /sim/nodes lists the " + fleet.nodes().size() + " nodes");
+          "unknown node '"
+              + name
+              + "'; GET /sim/nodes lists the "
+              + fleet.nodes().size()
+              + " nodes");
     }
     int gpu = (int) integer(json, "gpu", 0, fleet.gpusPerNode() - 1, null);
     Object kindValue = json.getValue("kind");
     FaultKind kind = kindValue instanceof String word ? FaultKind.parse(word).orElse(null) : null;
     if (kind == null) {
-      throw new IllegalArgumentException("unknown kind " + (kindValue == null ? "(missing)" : "'" + kindValue + "'")
-          + "; 'kind' must be one of " + Arrays.stream(FaultKind.values()).map(FaultKind::word)
-              .collect(Collectors.joining(", ")));
+      throw new IllegalArgumentException(
+          "unknown kind "
+              + (kindValue == null ? "(missing)" : "'" + kindValue + "'")
+              + "; 'kind' must be one of "
+              + Arrays.stream(FaultKind.values())
+                  .map(FaultKind::word)
+                  .collect(Collectors.joining(", ")));
     }
     long seconds = integer(json, "durationSeconds", 1, MAX_DURATION_SECONDS, 0L);
     int xid = (int) integer(json, "xid", 1, MAX_XID, (long) FaultKind.DEFAULT_XID);
-    return new FaultRequest(name, gpu, kind, xid, seconds == 0 ? Fault.UNTIL_DELETED : seconds * 1000);
+    return new FaultRequest(
+        name, gpu, kind, xid, seconds == 0 ? Fault.UNTIL_DELETED : seconds * 1000);
   }
 
   private static JsonObject object(Buffer body) {
@@ -64,13 +75,16 @@ record FaultRequest(String node, int gpu, FaultKind kind, int xid, long duration
     return json;
   }
 
-  /** Reads a whole number in [min, max]; absent or null gives {@code fallback}, or an error when it is null. */
+  /**
+   * Reads a whole number in [min, max]; absent or null gives {@code fallback}, or an error when it
+   * is null.
+   */
   private static long integer(JsonObject json, String name, long min, long max, Long fallback) {
     Object value = json.getValue(name);
     if (value == null) {
       if (fallback == null) {
-        throw new IllegalArgumentException("'" + name + "' is missing; it must be a whole number from " + min
-            + " to " + max);
+        throw new IllegalArgumentException(
+            "'" + name + "' is missing; it must be a whole number from " + min + " to " + max);
       }
       return fallback;
     }
@@ -85,7 +99,14 @@ record FaultRequest(String node, int gpu, FaultKind kind, int xid, long duration
         // reported below
       }
     }
-    throw new IllegalArgumentException("'" + name + "' must be a whole number from " + min + " to " + max
-        + ", was " + Json.encode(value));
+    throw new IllegalArgumentException(
+        "'"
+            + name
+            + "' must be a whole number from "
+            + min
+            + " to "
+            + max
+            + ", was "
+            + Json.encode(value));
   }
 }

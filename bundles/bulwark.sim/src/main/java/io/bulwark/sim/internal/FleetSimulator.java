@@ -18,9 +18,10 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The fleet simulator of the demo role and of end-to-end tests: serves a dcgm-exporter page per simulated node
- * and the control API on one HTTP listener (on the shared Vert.x), writes the Prometheus {@code file_sd} targets
- * once it listens, and plays the configured scenario. Never part of the hardened image.
+ * The fleet simulator of the demo role and of end-to-end tests: serves a dcgm-exporter page per
+ * simulated node and the control API on one HTTP listener (on the shared Vert.x), writes the
+ * Prometheus {@code file_sd} targets once it listens, and plays the configured scenario. Never part
+ * of the hardened image.
  */
 @Component(
     service = {},
@@ -37,7 +38,12 @@ public final class FleetSimulator {
 
   /** What runs while the simulator is enabled. */
   private record Running(
-      SimulatedFleet fleet, FaultBook faults, HttpServer server, long pruneTimer, long startTimer, long cycleTimer) {}
+      SimulatedFleet fleet,
+      FaultBook faults,
+      HttpServer server,
+      long pruneTimer,
+      long startTimer,
+      long cycleTimer) {}
 
   @Activate
   public FleetSimulator(@Reference Vertx vertx, SimulatorConfig config) {
@@ -56,8 +62,14 @@ public final class FleetSimulator {
 
   private Running start(SimulatorOptions options, Clock clock) {
     FaultBook faults = new FaultBook();
-    SimulatedFleet fleet = new SimulatedFleet(options.nodes(), options.gpusPerNode(), options.nodePrefix(),
-        options.seed(), clock.millis(), faults);
+    SimulatedFleet fleet =
+        new SimulatedFleet(
+            options.nodes(),
+            options.gpusPerNode(),
+            options.nodePrefix(),
+            options.seed(),
+            clock.millis(),
+            faults);
     Router router = Router.router(vertx);
     new NodePages(fleet, clock).mount(router);
     new ControlApi(fleet, faults, clock).mount(router);
@@ -69,24 +81,41 @@ public final class FleetSimulator {
       TargetFile.write(options.fileSd(), TargetFile.content(fleet.nodes(), address));
     } catch (IOException e) {
       close(server);
-      throw new IllegalStateException("Fleet simulator cannot write its file_sd targets to "
-          + options.fileSd().toAbsolutePath() + " (" + e + "); set fileSd to a writable path", e);
+      throw new IllegalStateException(
+          "Fleet simulator cannot write its file_sd targets to "
+              + options.fileSd().toAbsolutePath()
+              + " ("
+              + e
+              + "); set fileSd to a writable path",
+          e);
     }
 
     long cycleTimer = -1;
     long startTimer = -1;
     if (options.scenario() == Scenario.DEMO) {
       DemoScenario demo = new DemoScenario(fleet, faults, options.seed());
-      // The fleet first runs healthy for a while, so that the inventory learns every GPU as commissioning would;
+      // The fleet first runs healthy for a while, so that the inventory learns every GPU as
+      // commissioning would;
       // then the scripted faults arrive (a GPU that was never seen cannot be reported missing).
-      startTimer = vertx.setTimer(DemoScenario.FIRST_FAULTS_DELAY_MILLIS, id -> demo.start(clock.millis()));
-      cycleTimer = vertx.setPeriodic(DemoScenario.FIRST_CYCLE_DELAY_MILLIS, DemoScenario.CYCLE_PERIOD_MILLIS,
-          id -> demo.cycle(clock.millis()));
+      startTimer =
+          vertx.setTimer(DemoScenario.FIRST_FAULTS_DELAY_MILLIS, id -> demo.start(clock.millis()));
+      cycleTimer =
+          vertx.setPeriodic(
+              DemoScenario.FIRST_CYCLE_DELAY_MILLIS,
+              DemoScenario.CYCLE_PERIOD_MILLIS,
+              id -> demo.cycle(clock.millis()));
     }
     long pruneTimer = vertx.setPeriodic(PRUNE_PERIOD_MILLIS, id -> faults.prune(clock.millis()));
-    LOG.log(Level.INFO, "Fleet simulator serves {0} nodes x {1} GPUs at http://{2}/nodes/<node>/metrics"
-        + " (scenario {3}, seed {4}); file_sd targets written to {5}", options.nodes(), options.gpusPerNode(),
-        address, options.scenario().word(), options.seed(), options.fileSd().toAbsolutePath());
+    LOG.log(
+        Level.INFO,
+        "Fleet simulator serves {0} nodes x {1} GPUs at http://{2}/nodes/<node>/metrics"
+            + " (scenario {3}, seed {4}); file_sd targets written to {5}",
+        options.nodes(),
+        options.gpusPerNode(),
+        address,
+        options.scenario().word(),
+        options.seed(),
+        options.fileSd().toAbsolutePath());
     return new Running(fleet, faults, server, pruneTimer, startTimer, cycleTimer);
   }
 
@@ -95,21 +124,33 @@ public final class FleetSimulator {
         new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port());
     String where = options.bindAddress() + ":" + options.port();
     try {
-      return vertx.createHttpServer(serverOptions)
+      return vertx
+          .createHttpServer(serverOptions)
           .requestHandler(router)
           .listen()
           .toCompletionStage()
           .toCompletableFuture()
           .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("Fleet simulator cannot listen on " + where + " (" + e.getCause()
-          + "); choose a free port, or port 0 for any", e.getCause());
+      throw new IllegalStateException(
+          "Fleet simulator cannot listen on "
+              + where
+              + " ("
+              + e.getCause()
+              + "); choose a free port, or port 0 for any",
+          e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException("Fleet simulator did not start listening on " + where + " within "
-          + START_TIMEOUT_SECONDS + " s", e);
+      throw new IllegalStateException(
+          "Fleet simulator did not start listening on "
+              + where
+              + " within "
+              + START_TIMEOUT_SECONDS
+              + " s",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Fleet simulator was interrupted while starting on " + where, e);
+      throw new IllegalStateException(
+          "Fleet simulator was interrupted while starting on " + where, e);
     }
   }
 

@@ -3,10 +3,11 @@ package io.bulwark.sim.internal;
 import io.bulwark.api.telemetry.ClockEventReason;
 
 /**
- * The healthy behaviour of a simulated NVIDIA H100 80GB HBM3: a busy GPU of a training job (utilisation 90-100 %,
- * SM clock at its 1980 MHz boost, 550-690 W of a 700 W limit, 55-75 C) or an idle one (no load, GPU_IDLE reason,
- * 345 MHz, about 70 W). Readings carry small Gaussian jitter and, rarely, a one-second dip of the kind a data
- * loader stall causes, which a robust detector must ride out. Pure functions of the profile and the time.
+ * The healthy behaviour of a simulated NVIDIA H100 80GB HBM3: a busy GPU of a training job
+ * (utilisation 90-100 %, SM clock at its 1980 MHz boost, 550-690 W of a 700 W limit, 55-75 C) or an
+ * idle one (no load, GPU_IDLE reason, 345 MHz, about 70 W). Readings carry small Gaussian jitter
+ * and, rarely, a one-second dip of the kind a data loader stall causes, which a robust detector
+ * must ride out. Pure functions of the profile and the time.
  */
 final class GpuModel {
   static final String MODEL_NAME = "NVIDIA H100 80GB HBM3";
@@ -83,7 +84,10 @@ final class GpuModel {
         noise.between(key, 116, 0.35, 0.45));
   }
 
-  /** Fills {@code out} (indexed by {@link Metric#ordinal()}) with the healthy readings at {@code nowMillis}. */
+  /**
+   * Fills {@code out} (indexed by {@link Metric#ordinal()}) with the healthy readings at {@code
+   * nowMillis}.
+   */
   void healthy(GpuProfile p, long nowMillis, double[] out) {
     long step = Math.floorDiv(nowMillis, 1000);
     long key = p.key();
@@ -104,8 +108,10 @@ final class GpuModel {
       return;
     }
     double dip = dipsAt(key, step) ? 0.45 + 0.2 * noise.uniform(key, DIP_DEPTH, step) : 1;
-    double temp = p.baseTemp() + 2.5 * Math.sin(2 * Math.PI * (step + p.tempPhaseSeconds()) / TEMP_SWING_PERIOD_S)
-        + 0.6 * noise.gaussian(key, TEMP, step);
+    double temp =
+        p.baseTemp()
+            + 2.5 * Math.sin(2 * Math.PI * (step + p.tempPhaseSeconds()) / TEMP_SWING_PERIOD_S)
+            + 0.6 * noise.gaussian(key, TEMP, step);
     long gpuTemp = Math.round(clamp(temp, 55, 75));
     out[Metric.GPU_TEMP.ordinal()] = gpuTemp;
     out[Metric.MEMORY_TEMP.ordinal()] =
@@ -120,17 +126,22 @@ final class GpuModel {
         Math.round(dip * clamp(p.memCopyMean() + 3 * noise.gaussian(key, MEM_COPY, step), 0, 100));
     out[Metric.CLOCK_EVENTS.ordinal()] = 0;
     out[Metric.NVLINK_BANDWIDTH.ordinal()] = Math.floor(p.nvlinkRate() * sinceBoot / 1000);
-    out[Metric.GR_ENGINE_ACTIVE.ordinal()] = ratio(dip * (0.97 + 0.01 * noise.gaussian(key, GR_ENGINE, step)));
-    out[Metric.SM_ACTIVE.ordinal()] = ratio(dip * (p.smActive() + 0.015 * noise.gaussian(key, SM_ACTIVE, step)));
+    out[Metric.GR_ENGINE_ACTIVE.ordinal()] =
+        ratio(dip * (0.97 + 0.01 * noise.gaussian(key, GR_ENGINE, step)));
+    out[Metric.SM_ACTIVE.ordinal()] =
+        ratio(dip * (p.smActive() + 0.015 * noise.gaussian(key, SM_ACTIVE, step)));
     out[Metric.SM_OCCUPANCY.ordinal()] =
         ratio(dip * (p.smOccupancy() + 0.02 * noise.gaussian(key, OCCUPANCY, step)));
-    out[Metric.TENSOR_ACTIVE.ordinal()] = ratio(dip * (p.tensorActive() + 0.03 * noise.gaussian(key, TENSOR, step)));
-    out[Metric.DRAM_ACTIVE.ordinal()] = ratio(dip * (p.dramActive() + 0.02 * noise.gaussian(key, DRAM, step)));
+    out[Metric.TENSOR_ACTIVE.ordinal()] =
+        ratio(dip * (p.tensorActive() + 0.03 * noise.gaussian(key, TENSOR, step)));
+    out[Metric.DRAM_ACTIVE.ordinal()] =
+        ratio(dip * (p.dramActive() + 0.02 * noise.gaussian(key, DRAM, step)));
   }
 
   /** Returns true if the GPU dips in second {@code step}; never in two seconds running. */
   private boolean dipsAt(long key, long step) {
-    return noise.uniform(key, DIP, step) < DIP_PROBABILITY && noise.uniform(key, DIP, step - 1) >= DIP_PROBABILITY;
+    return noise.uniform(key, DIP, step) < DIP_PROBABILITY
+        && noise.uniform(key, DIP, step - 1) >= DIP_PROBABILITY;
   }
 
   private void idle(GpuProfile p, long step, long sinceBoot, double[] out) {
@@ -139,7 +150,8 @@ final class GpuModel {
     out[Metric.GPU_TEMP.ordinal()] = gpuTemp;
     out[Metric.MEMORY_TEMP.ordinal()] = Math.round(gpuTemp + p.memTempOffset() / 2);
     out[Metric.SM_CLOCK.ordinal()] = IDLE_SM_CLOCK_MHZ;
-    out[Metric.POWER_USAGE.ordinal()] = milli(p.powerMean() + 1.5 * noise.gaussian(key, POWER, step));
+    out[Metric.POWER_USAGE.ordinal()] =
+        milli(p.powerMean() + 1.5 * noise.gaussian(key, POWER, step));
     out[Metric.GPU_UTIL.ordinal()] = 0;
     out[Metric.MEM_COPY_UTIL.ordinal()] = 0;
     out[Metric.CLOCK_EVENTS.ordinal()] = ClockEventReason.GPU_IDLE.mask();

@@ -1,9 +1,10 @@
 package io.bulwark.sim.internal;
 
 /**
- * Deterministic noise for the simulated fleet: every value is a pure function of the seed, the GPU, a channel
- * (which quantity) and the time step, so the same seed renders the same page for the same instant, any number of
- * threads can draw without sharing state, and nothing has to be stored between requests.
+ * Deterministic noise for the simulated fleet: every value is a pure function of the seed, the GPU,
+ * a channel (which quantity) and the time step, so the same seed renders the same page for the same
+ * instant, any number of threads can draw without sharing state, and nothing has to be stored
+ * between requests.
  */
 final class Noise {
   /** The time step under which per-GPU constants (its profile) are drawn. */

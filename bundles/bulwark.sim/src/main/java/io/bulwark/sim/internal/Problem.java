@@ -5,8 +5,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
 /**
- * An HTTP error answered as {@code application/problem+json} (RFC 9457) with a type, a title, the status and a
- * detail that tells the caller what to change. Used by every route of the simulator.
+ * An HTTP error answered as {@code application/problem+json} (RFC 9457) with a type, a title, the
+ * status and a detail that tells the caller what to change. Used by every route of the simulator.
  */
 record Problem(String type, String title, int status, String detail) {
   static final String MEDIA_TYPE = "application/problem+json";
@@ -17,40 +17,77 @@ record Problem(String type, String title, int status, String detail) {
   }
 
   static Problem unknownFault(String id) {
-    return new Problem(TYPE_PREFIX + "unknown-fault", "Unknown fault", 404,
+    return new Problem(
+        TYPE_PREFIX + "unknown-fault",
+        "Unknown fault",
+        404,
         "no fault with id '" + id + "' is active; GET /sim/faults lists the active faults");
   }
 
   static Problem unknownNode(String node) {
-    return new Problem(TYPE_PREFIX + "unknown-node", "Unknown node", 404,
+    return new Problem(
+        TYPE_PREFIX + "unknown-node",
+        "Unknown node",
+        404,
         "the simulated fleet has no node '" + node + "'; GET /sim/nodes lists the nodes");
   }
 
   /** Answers the response with this problem. */
   void send(HttpServerResponse response) {
-    JsonObject body = new JsonObject()
-        .put("type", type)
-        .put("title", title)
-        .put("status", status)
-        .put("detail", detail);
+    JsonObject body =
+        new JsonObject()
+            .put("type", type)
+            .put("title", title)
+            .put("status", status)
+            .put("detail", detail);
     response.setStatusCode(status).putHeader("Content-Type", MEDIA_TYPE).end(body.encode());
   }
 
-  /** Makes the router answer unmatched paths, wrong methods, oversized bodies and failures as problems. */
+  /**
+   * Makes the router answer unmatched paths, wrong methods, oversized bodies and failures as
+   * problems.
+   */
   static void answerRouterErrors(Router router, System.Logger log) {
-    router.errorHandler(404, ctx -> new Problem(TYPE_PREFIX + "not-found", "Not found", 404,
-        "the simulator serves GET /nodes/{node}/metrics, GET /sim/nodes and /sim/faults")
-        .send(ctx.response()));
-    router.errorHandler(405, ctx -> new Problem(TYPE_PREFIX + "method-not-allowed", "Method not allowed", 405,
-        ctx.request().method() + " is not supported on " + ctx.request().path())
-        .send(ctx.response()));
-    router.errorHandler(413, ctx -> new Problem(TYPE_PREFIX + "body-too-large", "Request body too large", 413,
-        "a fault request must be a small JSON object").send(ctx.response()));
-    router.errorHandler(500, ctx -> {
-      log.log(System.Logger.Level.ERROR, "Simulator failed to answer " + ctx.request().method() + " "
-          + ctx.request().path(), ctx.failure());
-      new Problem(TYPE_PREFIX + "internal-error", "Internal error", 500,
-          "the simulator failed to answer; its log holds the cause").send(ctx.response());
-    });
+    router.errorHandler(
+        404,
+        ctx ->
+            new Problem(
+                    TYPE_PREFIX + "not-found",
+                    "Not found",
+                    404,
+                    "the simulator serves GET /nodes/{node}/metrics, GET /sim/nodes and /sim/faults")
+                .send(ctx.response()));
+    router.errorHandler(
+        405,
+        ctx ->
+            new Problem(
+                    TYPE_PREFIX + "method-not-allowed",
+                    "Method not allowed",
+                    405,
+                    ctx.request().method() + " is not supported on " + ctx.request().path())
+                .send(ctx.response()));
+    router.errorHandler(
+        413,
+        ctx ->
+            new Problem(
+                    TYPE_PREFIX + "body-too-large",
+                    "Request body too large",
+                    413,
+                    "a fault request must be a small JSON object")
+                .send(ctx.response()));
+    router.errorHandler(
+        500,
+        ctx -> {
+          log.log(
+              System.Logger.Level.ERROR,
+              "Simulator failed to answer " + ctx.request().method() + " " + ctx.request().path(),
+              ctx.failure());
+          new Problem(
+                  TYPE_PREFIX + "internal-error",
+                  "Internal error",
+                  500,
+                  "the simulator failed to answer; its log holds the cause")
+              .send(ctx.response());
+        });
   }
 }

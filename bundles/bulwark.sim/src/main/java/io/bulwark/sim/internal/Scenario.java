@@ -2,7 +2,10 @@ package io.bulwark.sim.internal;
 
 import java.util.Locale;
 
-/** What the simulator plays by itself: scripted faults ({@link #DEMO}) or a healthy fleet ({@link #NONE}). */
+/**
+ * What the simulator plays by itself: scripted faults ({@link #DEMO}) or a healthy fleet ({@link
+ * #NONE}).
+ */
 enum Scenario {
   DEMO,
   NONE;

@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The simulated fleet: its nodes, the identity and profile of every GPU, and the dcgm-exporter page each node
- * serves at a given instant, with the faults of {@link FaultBook} applied. Every page is computed afresh from the
- * seed and the time, so values evolve with the clock and two fleets with the same seed agree. Every eighth node
- * runs an older exporter (the clock reasons under their former name); a few nodes sit idle. Thread-safe.
+ * The simulated fleet: its nodes, the identity and profile of every GPU, and the dcgm-exporter page
+ * each node serves at a given instant, with the faults of {@link FaultBook} applied. Every page is
+ * computed afresh from the seed and the time, so values evolve with the clock and two fleets with
+ * the same seed agree. Every eighth node runs an older exporter (the clock reasons under their
+ * former name); a few nodes sit idle. Thread-safe.
  */
 final class SimulatedFleet {
   static final String DRIVER_VERSION = "550.90.07";
@@ -30,7 +31,13 @@ final class SimulatedFleet {
   private final GpuProfile[][] profiles;
   private final String[][] labels;
 
-  SimulatedFleet(int nodeCount, int gpusPerNode, String nodePrefix, long seed, long startMillis, FaultBook faults) {
+  SimulatedFleet(
+      int nodeCount,
+      int gpusPerNode,
+      String nodePrefix,
+      long seed,
+      long startMillis,
+      FaultBook faults) {
     this.gpusPerNode = gpusPerNode;
     this.faults = faults;
     this.model = new GpuModel(new Noise(seed), startMillis);
@@ -65,17 +72,25 @@ final class SimulatedFleet {
     return index.containsKey(node);
   }
 
-  /** Returns true if the node with this index (0-based) runs no job: every sixteenth node, the tenth first. */
+  /**
+   * Returns true if the node with this index (0-based) runs no job: every sixteenth node, the tenth
+   * first.
+   */
   static boolean isIdle(int node) {
     return (node + 1) % 16 == 10;
   }
 
-  /** Returns true if the node with this index (0-based) runs an older dcgm-exporter: every eighth node. */
+  /**
+   * Returns true if the node with this index (0-based) runs an older dcgm-exporter: every eighth
+   * node.
+   */
   static boolean runsOlderExporter(int node) {
     return (node + 1) % 8 == 0;
   }
 
-  /** Returns the page of {@code node} at {@code nowMillis}, or empty if the fleet has no such node. */
+  /**
+   * Returns the page of {@code node} at {@code nowMillis}, or empty if the fleet has no such node.
+   */
   Optional<String> page(String node, long nowMillis) {
     Integer n = index.get(node);
     if (n == null) {
@@ -90,7 +105,8 @@ final class SimulatedFleet {
     for (Fault fault : faults.snapshot()) {
       if (fault.node().equals(node) && fault.gpu() < gpusPerNode && fault.activeAt(nowMillis)) {
         int g = fault.gpu();
-        present[g] &= fault.kind().apply(fault, profiles[n][g], model.noise(), nowMillis, values[g]);
+        present[g] &=
+            fault.kind().apply(fault, profiles[n][g], model.noise(), nowMillis, values[g]);
       }
     }
     return Optional.of(MetricsPage.render(runsOlderExporter(n), labels[n], values, present));
@@ -98,20 +114,43 @@ final class SimulatedFleet {
 
   private String labels(String name, int n, int g) {
     long key = GpuModel.key(n, g);
-    String uuid = uuid(model.noise().bits(key, UUID_HIGH, Noise.CONSTANT),
-        model.noise().bits(key, UUID_LOW, Noise.CONSTANT));
-    String bus = g < DGX_BUS_NUMBERS.length
-        ? DGX_BUS_NUMBERS[g]
-        : String.format(Locale.ROOT, "%02X", 0x20 + (g - DGX_BUS_NUMBERS.length) * 0x1C);
+    String uuid =
+        uuid(
+            model.noise().bits(key, UUID_HIGH, Noise.CONSTANT),
+            model.noise().bits(key, UUID_LOW, Noise.CONSTANT));
+    String bus =
+        g < DGX_BUS_NUMBERS.length
+            ? DGX_BUS_NUMBERS[g]
+            : String.format(Locale.ROOT, "%02X", 0x20 + (g - DGX_BUS_NUMBERS.length) * 0x1C);
     String driver = runsOlderExporter(n) ? OLDER_DRIVER_VERSION : DRIVER_VERSION;
-    return "gpu=\"" + g + "\",UUID=\"" + uuid + "\",pci_bus_id=\"00000000:" + bus + ":00.0\",device=\"nvidia" + g
-        + "\",modelName=\"" + GpuModel.MODEL_NAME + "\",Hostname=\"" + MetricsPage.escape(name)
-        + "\",DCGM_FI_DRIVER_VERSION=\"" + driver + "\"";
+    return "gpu=\""
+        + g
+        + "\",UUID=\""
+        + uuid
+        + "\",pci_bus_id=\"00000000:"
+        + bus
+        + ":00.0\",device=\"nvidia"
+        + g
+        + "\",modelName=\""
+        + GpuModel.MODEL_NAME
+        + "\",Hostname=\""
+        + MetricsPage.escape(name)
+        + "\",DCGM_FI_DRIVER_VERSION=\""
+        + driver
+        + "\"";
   }
 
   private static String uuid(long high, long low) {
     String hex = String.format(Locale.ROOT, "%016x%016x", high, low);
-    return "GPU-" + hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
-        + hex.substring(16, 20) + "-" + hex.substring(20);
+    return "GPU-"
+        + hex.substring(0, 8)
+        + "-"
+        + hex.substring(8, 12)
+        + "-"
+        + hex.substring(12, 16)
+        + "-"
+        + hex.substring(16, 20)
+        + "-"
+        + hex.substring(20);
   }
 }

@@ -4,14 +4,16 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * Configuration of the fleet simulator (PID {@code io.bulwark.sim}): where it listens, how large the simulated
- * fleet is, which scenario it plays and where it writes the Prometheus {@code file_sd} targets. Read once by
- * {@link SimulatorOptions}. The simulator belongs to the demo role and to end-to-end tests only.
+ * Configuration of the fleet simulator (PID {@code io.bulwark.sim}): where it listens, how large
+ * the simulated fleet is, which scenario it plays and where it writes the Prometheus {@code
+ * file_sd} targets. Read once by {@link SimulatorOptions}. The simulator belongs to the demo role
+ * and to end-to-end tests only.
  */
 @ObjectClassDefinition(
     name = "Bulwark fleet simulator",
-    description = "Serves dcgm-exporter pages for a simulated GPU fleet, with faults injected by a scenario or"
-        + " through the control API.")
+    description =
+        "Serves dcgm-exporter pages for a simulated GPU fleet, with faults injected by a scenario or"
+            + " through the control API.")
 public @interface SimulatorConfig {
 
   @AttributeDefinition(name = "Enabled", description = "Whether the simulator runs at all.")
@@ -19,7 +21,8 @@ public @interface SimulatorConfig {
 
   @AttributeDefinition(
       name = "Bind address",
-      description = "Address the simulator listens on, e.g. 127.0.0.1 (loopback only) or 0.0.0.0 (all).")
+      description =
+          "Address the simulator listens on, e.g. 127.0.0.1 (loopback only) or 0.0.0.0 (all).")
   String bindAddress() default "127.0.0.1";
 
   @AttributeDefinition(name = "Port", description = "TCP port, 0 to 65535; 0 picks a free port.")
@@ -33,22 +36,27 @@ public @interface SimulatorConfig {
   @AttributeDefinition(name = "Nodes", description = "Number of simulated nodes, 1 to 4096.")
   int nodes() default 64;
 
-  @AttributeDefinition(name = "GPUs per node", description = "GPUs in each simulated node, 1 to 16.")
+  @AttributeDefinition(
+      name = "GPUs per node",
+      description = "GPUs in each simulated node, 1 to 16.")
   int gpusPerNode() default 8;
 
   @AttributeDefinition(
       name = "Node name prefix",
-      description = "Node names are this prefix followed by a zero-padded number, e.g. gpu-node-007.")
+      description =
+          "Node names are this prefix followed by a zero-padded number, e.g. gpu-node-007.")
   String nodePrefix() default "gpu-node-";
 
   @AttributeDefinition(
       name = "Scenario",
-      description = "demo: one persistent fault of each kind plus one that comes and goes;"
-          + " none: a healthy fleet until faults are added through the control API.")
+      description =
+          "demo: one persistent fault of each kind plus one that comes and goes;"
+              + " none: a healthy fleet until faults are added through the control API.")
   String scenario() default "demo";
 
   @AttributeDefinition(
       name = "Seed",
-      description = "Seed of the simulated noise and fault placement; the same seed gives the same fleet.")
+      description =
+          "Seed of the simulated noise and fault placement; the same seed gives the same fleet.")
   long seed() default 42;
 }

@@ -31,8 +31,8 @@ record SimulatorOptions(
     Objects.requireNonNull(fileSd, "fileSd");
     Objects.requireNonNull(scenario, "scenario");
     if (bindAddress == null || bindAddress.isBlank() || !bindAddress.strip().equals(bindAddress)) {
-      throw new IllegalArgumentException("bindAddress must be an address such as 127.0.0.1, was '"
-          + bindAddress + "'");
+      throw new IllegalArgumentException(
+          "bindAddress must be an address such as 127.0.0.1, was '" + bindAddress + "'");
     }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be 0 to 65535, was " + port);
@@ -45,8 +45,11 @@ record SimulatorOptions(
           "gpusPerNode must be 1 to " + MAX_GPUS_PER_NODE + ", was " + gpusPerNode);
     }
     if (nodePrefix == null || nodePrefix.length() > 200 || !NodeId.isValid(nodePrefix + "0")) {
-      throw new IllegalArgumentException("nodePrefix must start with a letter or digit and hold only letters,"
-          + " digits, '.', '_', ':' and '-', was '" + nodePrefix + "'");
+      throw new IllegalArgumentException(
+          "nodePrefix must start with a letter or digit and hold only letters,"
+              + " digits, '.', '_', ':' and '-', was '"
+              + nodePrefix
+              + "'");
     }
   }
 
@@ -75,7 +78,8 @@ record SimulatorOptions(
     try {
       return Path.of(value);
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("fileSd is not a valid path: '" + value + "' (" + e.getReason() + ")");
+      throw new IllegalArgumentException(
+          "fileSd is not a valid path: '" + value + "' (" + e.getReason() + ")");
     }
   }
 }

@@ -11,9 +11,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
- * The Prometheus {@code file_sd} file that tells scrapers where the simulated nodes are: one entry per node with
- * the simulator's address and the node's metrics path. Written atomically (a temporary file in the same folder,
- * then a rename), so a scraper that watches the file never reads half of it.
+ * The Prometheus {@code file_sd} file that tells scrapers where the simulated nodes are: one entry
+ * per node with the simulator's address and the node's metrics path. Written atomically (a
+ * temporary file in the same folder, then a rename), so a scraper that watches the file never reads
+ * half of it.
  */
 final class TargetFile {
   private TargetFile() {}
@@ -22,25 +23,29 @@ final class TargetFile {
   static String content(List<String> nodes, String address) {
     JsonArray entries = new JsonArray();
     for (String node : nodes) {
-      entries.add(new JsonObject()
-          .put("targets", new JsonArray().add(address))
-          .put("labels", new JsonObject()
-              .put("__metrics_path__", "/nodes/" + node + "/metrics")
-              .put("node", node)));
+      entries.add(
+          new JsonObject()
+              .put("targets", new JsonArray().add(address))
+              .put(
+                  "labels",
+                  new JsonObject()
+                      .put("__metrics_path__", "/nodes/" + node + "/metrics")
+                      .put("node", node)));
     }
     return entries.encodePrettily() + "\n";
   }
 
   /**
-   * Returns the {@code host:port} a scraper reaches a server bound to {@code bindAddress} at: a wildcard address
-   * is reached over loopback, and an IPv6 literal is bracketed.
+   * Returns the {@code host:port} a scraper reaches a server bound to {@code bindAddress} at: a
+   * wildcard address is reached over loopback, and an IPv6 literal is bracketed.
    */
   static String address(String bindAddress, int port) {
-    String host = switch (bindAddress) {
-      case "0.0.0.0" -> "127.0.0.1";
-      case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
-      default -> bindAddress;
-    };
+    String host =
+        switch (bindAddress) {
+          case "0.0.0.0" -> "127.0.0.1";
+          case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
+          default -> bindAddress;
+        };
     if (host.contains(":") && !host.startsWith("[")) {
       host = "[" + host + "]";
     }
@@ -48,7 +53,8 @@ final class TargetFile {
   }
 
   /**
-   * Writes {@code content} to {@code file}, creating its folders, and replaces the file in one rename.
+   * Writes {@code content} to {@code file}, creating its folders, and replaces the file in one
+   * rename.
    *
    * @throws IOException if the folder cannot be created or written
    */
@@ -60,7 +66,8 @@ final class TargetFile {
     try {
       Files.writeString(temp, content, StandardCharsets.UTF_8);
       try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }

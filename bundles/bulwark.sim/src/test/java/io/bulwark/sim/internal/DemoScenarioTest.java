@@ -13,26 +13,37 @@ class DemoScenarioTest {
   private final FaultBook faults = new FaultBook();
   private final SimulatedFleet fleet = new SimulatedFleet(64, 8, "gpu-node-", 42, T, faults);
   private final DemoScenario demo = new DemoScenario(fleet, faults, 42);
-  private final SimulatedFleet healthy = new SimulatedFleet(64, 8, "gpu-node-", 42, T, new FaultBook());
+  private final SimulatedFleet healthy =
+      new SimulatedFleet(64, 8, "gpu-node-", 42, T, new FaultBook());
 
   @Test
   void startsWithOnePersistentFaultOfEachKindOnDistinctBusyNodes() {
     List<Fault> injected = demo.start(T);
 
     assertThat(injected).extracting(Fault::kind).containsExactlyInAnyOrder(FaultKind.values());
-    assertThat(injected).extracting(Fault::node).doesNotHaveDuplicates()
+    assertThat(injected)
+        .extracting(Fault::node)
+        .doesNotHaveDuplicates()
         .noneMatch(n -> SimulatedFleet.isIdle(fleet.nodes().indexOf(n)));
-    assertThat(injected).allMatch(f -> f.endMillis() == Fault.UNTIL_DELETED && f.activeAt(T + 86_400_000L));
+    assertThat(injected)
+        .allMatch(f -> f.endMillis() == Fault.UNTIL_DELETED && f.activeAt(T + 86_400_000L));
     assertThat(faults.current(T)).containsExactlyElementsOf(injected);
-    assertThat(injected).filteredOn(f -> f.kind() == FaultKind.XID).extracting(Fault::xid).containsExactly(79);
+    assertThat(injected)
+        .filteredOn(f -> f.kind() == FaultKind.XID)
+        .extracting(Fault::xid)
+        .containsExactly(79);
   }
 
   @Test
   void placesFaultsAtFixedPlacesForAGivenFleet() {
-    List<String> first = demo.start(T).stream().map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu()).toList();
+    List<String> first =
+        demo.start(T).stream().map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu()).toList();
     FaultBook otherBook = new FaultBook();
-    List<String> second = new DemoScenario(new SimulatedFleet(64, 8, "gpu-node-", 42, T, otherBook), otherBook, 42)
-        .start(T + 5_000).stream().map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu()).toList();
+    List<String> second =
+        new DemoScenario(new SimulatedFleet(64, 8, "gpu-node-", 42, T, otherBook), otherBook, 42)
+            .start(T + 5_000).stream()
+                .map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu())
+                .toList();
 
     assertThat(second).isEqualTo(first).contains("thermal-throttle@gpu-node-048/0");
   }
@@ -49,10 +60,12 @@ class DemoScenarioTest {
       long open = t + 1_000;
       long resolved = t + DemoScenario.CYCLE_FAULT_MILLIS;
 
-      assertThat(cycled.endMillis() - cycled.startMillis()).isEqualTo(DemoScenario.CYCLE_FAULT_MILLIS);
+      assertThat(cycled.endMillis() - cycled.startMillis())
+          .isEqualTo(DemoScenario.CYCLE_FAULT_MILLIS);
       assertThat(persistent).doesNotContain(cycled.node());
       assertThat(fleet.page(cycled.node(), open)).isNotEqualTo(healthy.page(cycled.node(), open));
-      assertThat(fleet.page(cycled.node(), resolved)).isEqualTo(healthy.page(cycled.node(), resolved));
+      assertThat(fleet.page(cycled.node(), resolved))
+          .isEqualTo(healthy.page(cycled.node(), resolved));
       assertThat(faults.current(open)).hasSize(8).contains(cycled);
       assertThat(faults.current(resolved)).hasSize(7).doesNotContain(cycled);
     }
@@ -62,7 +75,8 @@ class DemoScenarioTest {
   @Test
   void smallFleetsStillGetDistinctGpus() {
     FaultBook book = new FaultBook();
-    List<Fault> injected = new DemoScenario(new SimulatedFleet(2, 2, "n", 1, T, book), book, 1).start(T);
+    List<Fault> injected =
+        new DemoScenario(new SimulatedFleet(2, 2, "n", 1, T, book), book, 1).start(T);
 
     assertThat(injected).hasSize(4);
     assertThat(injected).extracting(f -> f.node() + "/" + f.gpu()).doesNotHaveDuplicates();

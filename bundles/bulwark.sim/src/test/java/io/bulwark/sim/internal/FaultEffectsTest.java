@@ -21,19 +21,27 @@ class FaultEffectsTest {
   static final String NODE = "gpu-node-005";
   static final int GPU = 3;
 
-  private final SimulatedFleet healthy = new SimulatedFleet(64, 8, "gpu-node-", 42, START, new FaultBook());
+  private final SimulatedFleet healthy =
+      new SimulatedFleet(64, 8, "gpu-node-", 42, START, new FaultBook());
   private final FaultBook faults = new FaultBook();
   private final SimulatedFleet faulty = new SimulatedFleet(64, 8, "gpu-node-", 42, START, faults);
 
-  static final Map<FaultKind, Set<String>> EXPECTED = Map.of(
-      FaultKind.XID, Set.of(DcgmField.XID_ERRORS),
-      FaultKind.ECC_DBE, Set.of(DcgmField.ECC_DBE_VOL_TOTAL),
-      FaultKind.ROW_REMAP_FAILURE, Set.of(DcgmField.ROW_REMAP_FAILURE),
-      FaultKind.THERMAL_THROTTLE, Set.of(DcgmField.SM_CLOCK, DcgmField.GPU_TEMP, DcgmField.MEMORY_TEMP,
-          DcgmField.POWER_USAGE, DcgmField.CLOCKS_EVENT_REASONS),
-      FaultKind.POWER_THROTTLE, Set.of(DcgmField.POWER_USAGE, DcgmField.SM_CLOCK, DcgmField.CLOCKS_EVENT_REASONS),
-      FaultKind.STRAGGLER, Set.of(DcgmField.SM_CLOCK, DcgmField.SM_ACTIVE),
-      FaultKind.GPU_MISSING, Set.of());
+  static final Map<FaultKind, Set<String>> EXPECTED =
+      Map.of(
+          FaultKind.XID, Set.of(DcgmField.XID_ERRORS),
+          FaultKind.ECC_DBE, Set.of(DcgmField.ECC_DBE_VOL_TOTAL),
+          FaultKind.ROW_REMAP_FAILURE, Set.of(DcgmField.ROW_REMAP_FAILURE),
+          FaultKind.THERMAL_THROTTLE,
+              Set.of(
+                  DcgmField.SM_CLOCK,
+                  DcgmField.GPU_TEMP,
+                  DcgmField.MEMORY_TEMP,
+                  DcgmField.POWER_USAGE,
+                  DcgmField.CLOCKS_EVENT_REASONS),
+          FaultKind.POWER_THROTTLE,
+              Set.of(DcgmField.POWER_USAGE, DcgmField.SM_CLOCK, DcgmField.CLOCKS_EVENT_REASONS),
+          FaultKind.STRAGGLER, Set.of(DcgmField.SM_CLOCK, DcgmField.SM_ACTIVE),
+          FaultKind.GPU_MISSING, Set.of());
 
   @ParameterizedTest
   @EnumSource(FaultKind.class)
@@ -44,11 +52,15 @@ class FaultEffectsTest {
       PrometheusText.Page before = page(healthy, NODE, t);
       PrometheusText.Page after = page(faulty, NODE, t);
 
-      Set<String> expected = EXPECTED.get(kind).stream().map(f -> f + "@" + GPU)
-          .collect(Collectors.toCollection(TreeSet::new));
+      Set<String> expected =
+          EXPECTED.get(kind).stream()
+              .map(f -> f + "@" + GPU)
+              .collect(Collectors.toCollection(TreeSet::new));
       assertThat(changed(before, after)).as("%s at %d", kind, t).isEqualTo(expected);
       if (kind == FaultKind.GPU_MISSING) {
-        assertThat(after.samples()).hasSize(7 * Metric.COUNT).noneMatch(s -> s.label("gpu").equals("3"));
+        assertThat(after.samples())
+            .hasSize(7 * Metric.COUNT)
+            .noneMatch(s -> s.label("gpu").equals("3"));
       } else {
         assertThat(after.samples()).hasSize(8 * Metric.COUNT);
       }
@@ -85,7 +97,9 @@ class FaultEffectsTest {
       assertThat(ClockEventReason.HW_THERMAL_SLOWDOWN.isSet(reasons)).isTrue();
       assertThat(ClockEventReason.SW_THERMAL_SLOWDOWN.isSet(reasons)).isTrue();
       assertThat(page.value(DcgmField.GPU_TEMP, GPU)).isBetween(86.0, 94.0);
-      assertThat(page.value(DcgmField.SM_CLOCK, GPU) / page(healthy, NODE, t).value(DcgmField.SM_CLOCK, GPU))
+      assertThat(
+              page.value(DcgmField.SM_CLOCK, GPU)
+                  / page(healthy, NODE, t).value(DcgmField.SM_CLOCK, GPU))
           .isCloseTo(0.65, offset(0.02));
     }
   }
@@ -96,10 +110,14 @@ class FaultEffectsTest {
 
     for (long t : INSTANTS) {
       PrometheusText.Page page = page(faulty, NODE, t);
-      assertThat(ClockEventReason.SW_POWER_CAP.isSet(page.value(DcgmField.CLOCKS_EVENT_REASONS, GPU).longValue()))
+      assertThat(
+              ClockEventReason.SW_POWER_CAP.isSet(
+                  page.value(DcgmField.CLOCKS_EVENT_REASONS, GPU).longValue()))
           .isTrue();
       assertThat(page.value(DcgmField.POWER_USAGE, GPU)).isBetween(694.0, 700.0);
-      assertThat(page.value(DcgmField.SM_CLOCK, GPU) / page(healthy, NODE, t).value(DcgmField.SM_CLOCK, GPU))
+      assertThat(
+              page.value(DcgmField.SM_CLOCK, GPU)
+                  / page(healthy, NODE, t).value(DcgmField.SM_CLOCK, GPU))
           .isCloseTo(0.75, offset(0.02));
     }
   }
@@ -112,12 +130,15 @@ class FaultEffectsTest {
       PrometheusText.Page page = page(faulty, NODE, t);
       PrometheusText.Page normal = page(healthy, NODE, t);
       assertThat(page.value(DcgmField.CLOCKS_EVENT_REASONS, GPU)).isZero();
-      assertThat(page.value(DcgmField.GPU_TEMP, GPU)).isEqualTo(normal.value(DcgmField.GPU_TEMP, GPU))
+      assertThat(page.value(DcgmField.GPU_TEMP, GPU))
+          .isEqualTo(normal.value(DcgmField.GPU_TEMP, GPU))
           .isBetween(55.0, 75.0);
-      assertThat(page.value(DcgmField.MEMORY_TEMP, GPU)).isEqualTo(normal.value(DcgmField.MEMORY_TEMP, GPU));
+      assertThat(page.value(DcgmField.MEMORY_TEMP, GPU))
+          .isEqualTo(normal.value(DcgmField.MEMORY_TEMP, GPU));
       double peers = peerMedian(page, DcgmField.SM_CLOCK);
       assertThat(page.value(DcgmField.SM_CLOCK, GPU) / peers).isBetween(0.65, 0.75);
-      assertThat(page.value(DcgmField.SM_ACTIVE, GPU) / peerMedian(page, DcgmField.SM_ACTIVE)).isBetween(0.6, 0.8);
+      assertThat(page.value(DcgmField.SM_ACTIVE, GPU) / peerMedian(page, DcgmField.SM_ACTIVE))
+          .isBetween(0.6, 0.8);
     }
   }
 
@@ -126,8 +147,10 @@ class FaultEffectsTest {
     faults.add("gpu-node-008", 0, FaultKind.THERMAL_THROTTLE, 0, START, Fault.UNTIL_DELETED);
     PrometheusText.Page page = page(faulty, "gpu-node-008", T);
 
-    assertThat(page.value(DcgmField.CLOCK_THROTTLE_REASONS, 0).longValue()
-        & ClockEventReason.HW_THERMAL_SLOWDOWN.mask()).isNotZero();
+    assertThat(
+            page.value(DcgmField.CLOCK_THROTTLE_REASONS, 0).longValue()
+                & ClockEventReason.HW_THERMAL_SLOWDOWN.mask())
+        .isNotZero();
     assertThat(page.named(DcgmField.CLOCKS_EVENT_REASONS)).isEmpty();
   }
 
@@ -137,9 +160,13 @@ class FaultEffectsTest {
       faults.add(NODE, GPU, kind, 79, T, 60_000);
     }
 
-    assertThat(faulty.page(NODE, T - 1_000)).as("before the start").isEqualTo(healthy.page(NODE, T - 1_000));
+    assertThat(faulty.page(NODE, T - 1_000))
+        .as("before the start")
+        .isEqualTo(healthy.page(NODE, T - 1_000));
     assertThat(faulty.page(NODE, T + 30_000)).isNotEqualTo(healthy.page(NODE, T + 30_000));
-    assertThat(faulty.page(NODE, T + 60_000)).as("at the end").isEqualTo(healthy.page(NODE, T + 60_000));
+    assertThat(faulty.page(NODE, T + 60_000))
+        .as("at the end")
+        .isEqualTo(healthy.page(NODE, T + 60_000));
     assertThat(faulty.page(NODE, T + 90_000)).isEqualTo(healthy.page(NODE, T + 90_000));
     assertThat(faults.current(T + 60_000)).isEmpty();
   }
@@ -169,8 +196,11 @@ class FaultEffectsTest {
 
   /** Returns "metric@gpu" for every line whose value differs or that vanished. */
   private static Set<String> changed(PrometheusText.Page before, PrometheusText.Page after) {
-    Map<String, Double> next = after.samples().stream()
-        .collect(Collectors.toMap(s -> s.name() + "@" + s.label("gpu"), PrometheusText.Sample::value));
+    Map<String, Double> next =
+        after.samples().stream()
+            .collect(
+                Collectors.toMap(
+                    s -> s.name() + "@" + s.label("gpu"), PrometheusText.Sample::value));
     Set<String> changed = new TreeSet<>();
     for (PrometheusText.Sample s : before.samples()) {
       String key = s.name() + "@" + s.label("gpu");
@@ -182,14 +212,21 @@ class FaultEffectsTest {
         changed.add(key);
       }
     }
-    assertThat(next.keySet()).isSubsetOf(before.samples().stream().map(s -> s.name() + "@" + s.label("gpu"))
-        .collect(Collectors.toSet()));
+    assertThat(next.keySet())
+        .isSubsetOf(
+            before.samples().stream()
+                .map(s -> s.name() + "@" + s.label("gpu"))
+                .collect(Collectors.toSet()));
     return changed;
   }
 
   private static double peerMedian(PrometheusText.Page page, String metric) {
-    List<Double> peers = page.named(metric).stream().filter(s -> !s.label("gpu").equals(String.valueOf(GPU)))
-        .map(PrometheusText.Sample::value).sorted().toList();
+    List<Double> peers =
+        page.named(metric).stream()
+            .filter(s -> !s.label("gpu").equals(String.valueOf(GPU)))
+            .map(PrometheusText.Sample::value)
+            .sorted()
+            .toList();
     return peers.get(peers.size() / 2);
   }
 }

@@ -34,10 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class FleetSimulatorTest {
   static Vertx vertx;
-  static final HttpClient HTTP = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   @TempDir Path dir;
   private final TestClock clock = new TestClock(SimulatedFleetTest.NOW);
@@ -73,12 +74,16 @@ class FleetSimulatorTest {
       assertThat(target.getJsonObject("labels").getString("__metrics_path__"))
           .isEqualTo("/nodes/" + node + "/metrics");
 
-      HttpResponse<String> page = get("http://" + target.getJsonArray("targets").getString(0)
-          + target.getJsonObject("labels").getString("__metrics_path__"));
+      HttpResponse<String> page =
+          get(
+              "http://"
+                  + target.getJsonArray("targets").getString(0)
+                  + target.getJsonObject("labels").getString("__metrics_path__"));
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.headers().firstValue("Content-Type")).contains(NodePages.TEXT_FORMAT);
       assertThat(PrometheusText.parse(page.body()).named(DcgmField.GPU_TEMP))
-          .hasSize(4).allMatch(s -> s.label("Hostname").equals(node));
+          .hasSize(4)
+          .allMatch(s -> s.label("Hostname").equals(node));
     }
     assertThat(simulator.port()).isPositive().isNotEqualTo(9400);
   }
@@ -91,7 +96,10 @@ class FleetSimulatorTest {
 
     assertThat(nodes.statusCode()).isEqualTo(200);
     assertThat(nodes.headers().firstValue("Content-Type")).contains("application/json");
-    assertThat(new JsonArray(nodes.body())).hasSize(16).startsWith("gpu-node-001").endsWith("gpu-node-016");
+    assertThat(new JsonArray(nodes.body()))
+        .hasSize(16)
+        .startsWith("gpu-node-001")
+        .endsWith("gpu-node-016");
   }
 
   @Test
@@ -99,7 +107,8 @@ class FleetSimulatorTest {
     start(Scenario.NONE);
     assertThat(new JsonArray(get(url("/sim/faults")).body())).isEmpty();
 
-    HttpResponse<String> created = post("{\"node\":\"gpu-node-007\",\"gpu\":3,\"kind\":\"xid\",\"xid\":48}");
+    HttpResponse<String> created =
+        post("{\"node\":\"gpu-node-007\",\"gpu\":3,\"kind\":\"xid\",\"xid\":48}");
 
     assertThat(created.statusCode()).isEqualTo(201);
     JsonObject fault = new JsonObject(created.body());
@@ -127,9 +136,11 @@ class FleetSimulatorTest {
   @Test
   void aFaultWithADurationClearsByItself() throws Exception {
     start(Scenario.NONE);
-    JsonObject fault = new JsonObject(
-        post("{\"node\":\"gpu-node-007\",\"gpu\":3,\"kind\":\"thermal-throttle\",\"durationSeconds\":120,"
-            + "\"xid\":79}").body());
+    JsonObject fault =
+        new JsonObject(
+            post("{\"node\":\"gpu-node-007\",\"gpu\":3,\"kind\":\"thermal-throttle\",\"durationSeconds\":120,"
+                    + "\"xid\":79}")
+                .body());
     assertThat(fault.getLong("durationSeconds")).isEqualTo(120);
     assertThat(fault.containsKey("xid")).isFalse();
     assertThat(gpu3(DcgmField.GPU_TEMP)).isGreaterThan(85);
@@ -146,11 +157,19 @@ class FleetSimulatorTest {
     start(Scenario.NONE);
 
     assertProblem(post("{not json"), 400, "Invalid fault");
-    assertProblem(post("{\"node\":\"gpu-node-099\",\"gpu\":0,\"kind\":\"xid\"}"), 400, "Invalid fault");
-    assertProblem(post("{\"node\":\"gpu-node-001\",\"gpu\":0,\"kind\":\"melted\"}"), 400, "Invalid fault");
-    assertProblem(post("{\"node\":\"gpu-node-001\",\"gpu\":4,\"kind\":\"xid\"}"), 400, "Invalid fault");
-    assertProblem(post("{\"node\":\"gpu-node-001\",\"gpu\":0,\"kind\":\"xid\",\"pad\":\"" + "x".repeat(20_000)
-        + "\"}"), 413, "Request body too large");
+    assertProblem(
+        post("{\"node\":\"gpu-node-099\",\"gpu\":0,\"kind\":\"xid\"}"), 400, "Invalid fault");
+    assertProblem(
+        post("{\"node\":\"gpu-node-001\",\"gpu\":0,\"kind\":\"melted\"}"), 400, "Invalid fault");
+    assertProblem(
+        post("{\"node\":\"gpu-node-001\",\"gpu\":4,\"kind\":\"xid\"}"), 400, "Invalid fault");
+    assertProblem(
+        post(
+            "{\"node\":\"gpu-node-001\",\"gpu\":0,\"kind\":\"xid\",\"pad\":\""
+                + "x".repeat(20_000)
+                + "\"}"),
+        413,
+        "Request body too large");
     assertThat(new JsonArray(get(url("/sim/faults")).body())).isEmpty();
   }
 
@@ -160,16 +179,22 @@ class FleetSimulatorTest {
 
     assertProblem(get(url("/nodes/gpu-node-099/metrics")), 404, "Unknown node");
     assertProblem(get(url("/metrics")), 404, "Not found");
-    HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(url("/sim/faults")))
-        .PUT(HttpRequest.BodyPublishers.ofString("{}")).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> put =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/sim/faults")))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertProblem(put, 405, "Method not allowed");
   }
 
   @Test
   void theDemoScenarioRunsHealthyThenInjectsOneFaultOfEachKind() throws Exception {
     start(Scenario.DEMO);
-    assertThat(new JsonArray(get(url("/sim/faults")).body())).as("faults right after start").isEmpty();
+    assertThat(new JsonArray(get(url("/sim/faults")).body()))
+        .as("faults right after start")
+        .isEmpty();
 
     long deadline = System.currentTimeMillis() + DemoScenario.FIRST_FAULTS_DELAY_MILLIS + 5_000;
     JsonArray faults = new JsonArray(get(url("/sim/faults")).body());
@@ -179,8 +204,14 @@ class FleetSimulatorTest {
     }
 
     assertThat(faults.stream().map(f -> ((JsonObject) f).getString("kind")))
-        .containsExactlyInAnyOrder("xid", "ecc-dbe", "row-remap-failure", "thermal-throttle", "power-throttle",
-            "straggler", "gpu-missing");
+        .containsExactlyInAnyOrder(
+            "xid",
+            "ecc-dbe",
+            "row-remap-failure",
+            "thermal-throttle",
+            "power-throttle",
+            "straggler",
+            "gpu-missing");
   }
 
   @Test
@@ -199,7 +230,10 @@ class FleetSimulatorTest {
   @Test
   void aTakenPortFailsActivationNamingItAndWritesNoTargets() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      assertThatThrownBy(() -> new FleetSimulator(vertx, options(Scenario.NONE, taken.getLocalPort(), true), clock))
+      assertThatThrownBy(
+              () ->
+                  new FleetSimulator(
+                      vertx, options(Scenario.NONE, taken.getLocalPort(), true), clock))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("127.0.0.1:" + taken.getLocalPort());
     }
@@ -217,10 +251,22 @@ class FleetSimulatorTest {
 
   @Test
   void activatesFromTheConfigurationAnnotation() throws Exception {
-    simulator = new FleetSimulator(vertx, TestConfigs.simulator(Map.of(
-        "port", 0, "nodes", 2, "scenario", "none", "fileSd", dir.resolve("t.json").toString())));
+    simulator =
+        new FleetSimulator(
+            vertx,
+            TestConfigs.simulator(
+                Map.of(
+                    "port",
+                    0,
+                    "nodes",
+                    2,
+                    "scenario",
+                    "none",
+                    "fileSd",
+                    dir.resolve("t.json").toString())));
 
-    assertThat(new JsonArray(get(url("/sim/nodes")).body())).containsExactly("gpu-node-001", "gpu-node-002");
+    assertThat(new JsonArray(get(url("/sim/nodes")).body()))
+        .containsExactly("gpu-node-001", "gpu-node-002");
     assertThat(new JsonArray(Files.readString(dir.resolve("t.json")))).hasSize(2);
   }
 
@@ -229,8 +275,16 @@ class FleetSimulatorTest {
   }
 
   private SimulatorOptions options(Scenario scenario, int port, boolean enabled) {
-    return new SimulatorOptions(enabled, "127.0.0.1", port, dir.resolve("sd/targets.json"), 16, 4, "gpu-node-",
-        scenario, 42);
+    return new SimulatorOptions(
+        enabled,
+        "127.0.0.1",
+        port,
+        dir.resolve("sd/targets.json"),
+        16,
+        4,
+        "gpu-node-",
+        scenario,
+        42);
   }
 
   private String url(String path) {
@@ -257,12 +311,14 @@ class FleetSimulatorTest {
   }
 
   private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String body) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url("/sim/faults")))
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url("/sim/faults")))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .timeout(Duration.ofSeconds(5))
@@ -271,8 +327,12 @@ class FleetSimulatorTest {
   }
 
   private HttpResponse<String> delete(String id) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url("/sim/faults/" + id))).DELETE()
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url("/sim/faults/" + id)))
+            .DELETE()
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** A clock the test moves by hand. */

@@ -11,9 +11,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A strict reader of the Prometheus text exposition format (version 0.0.4) for tests: every line must be a HELP,
- * TYPE or sample line of the right shape, each metric has one HELP then one TYPE before its samples, samples of a
- * metric are contiguous, and no series appears twice. Throws {@link AssertionError} naming the offending line.
+ * A strict reader of the Prometheus text exposition format (version 0.0.4) for tests: every line
+ * must be a HELP, TYPE or sample line of the right shape, each metric has one HELP then one TYPE
+ * before its samples, samples of a metric are contiguous, and no series appears twice. Throws
+ * {@link AssertionError} naming the offending line.
  */
 final class PrometheusText {
   private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
@@ -39,7 +40,9 @@ final class PrometheusText {
       return samples.stream().filter(s -> s.name().equals(name)).toList();
     }
 
-    /** Returns the value of {@code name} on GPU {@code gpu}, or null if the page has no such line. */
+    /**
+     * Returns the value of {@code name} on GPU {@code gpu}, or null if the page has no such line.
+     */
     Double value(String name, int gpu) {
       return samples.stream()
           .filter(s -> s.name().equals(name) && String.valueOf(gpu).equals(s.label("gpu")))
@@ -97,8 +100,12 @@ final class PrometheusText {
         if (!series.add(name + labels)) {
           throw new AssertionError(where + "duplicate series");
         }
-        samples.add(new Sample(name, labels, Double.parseDouble(m.group(3).replace("Inf", "Infinity")),
-            m.group(3)));
+        samples.add(
+            new Sample(
+                name,
+                labels,
+                Double.parseDouble(m.group(3).replace("Inf", "Infinity")),
+                m.group(3)));
       } else {
         throw new AssertionError(where + "not a HELP, TYPE or sample line");
       }

@@ -21,9 +21,14 @@ class SimulatedFleetTest {
 
   @Test
   void namesNodesWithThePrefixAndAZeroPaddedNumber() {
-    assertThat(fleet.nodes()).hasSize(64).startsWith("gpu-node-001", "gpu-node-002").endsWith("gpu-node-064");
+    assertThat(fleet.nodes())
+        .hasSize(64)
+        .startsWith("gpu-node-001", "gpu-node-002")
+        .endsWith("gpu-node-064");
     assertThat(fleet.nodes()).allMatch(NodeId::isValid);
-    assertThat(new SimulatedFleet(1200, 1, "n", 1, START, faults).nodes()).startsWith("n0001").endsWith("n1200");
+    assertThat(new SimulatedFleet(1200, 1, "n", 1, START, faults).nodes())
+        .startsWith("n0001")
+        .endsWith("n1200");
   }
 
   @Test
@@ -37,7 +42,8 @@ class SimulatedFleetTest {
         String name = metric.field(SimulatedFleet.runsOlderExporter(fleet.nodes().indexOf(node)));
         assertThat(page.types()).containsEntry(name, metric.type());
         assertThat(page.helps().get(name)).isNotBlank();
-        assertThat(page.named(name)).extracting(s -> s.label("gpu"))
+        assertThat(page.named(name))
+            .extracting(s -> s.label("gpu"))
             .containsExactly("0", "1", "2", "3", "4", "5", "6", "7");
       }
     }
@@ -47,7 +53,8 @@ class SimulatedFleetTest {
   void declaresTypesAsDcgmExporterDoes() {
     PrometheusText.Page page = PrometheusText.parse(fleet.page("gpu-node-001", NOW).orElseThrow());
 
-    assertThat(page.types()).containsEntry(DcgmField.TOTAL_ENERGY, "counter")
+    assertThat(page.types())
+        .containsEntry(DcgmField.TOTAL_ENERGY, "counter")
         .containsEntry(DcgmField.ECC_DBE_VOL_TOTAL, "counter")
         .containsEntry(DcgmField.PCIE_REPLAY_COUNTER, "counter")
         .containsEntry(DcgmField.NVLINK_BANDWIDTH_TOTAL, "counter")
@@ -55,7 +62,8 @@ class SimulatedFleetTest {
         .containsEntry(DcgmField.SM_CLOCK, "gauge")
         .containsEntry(DcgmField.ROW_REMAP_FAILURE, "gauge");
     assertThat(page.helps()).containsEntry(DcgmField.SM_CLOCK, "SM clock frequency (in MHz).");
-    assertThat(page.named(DcgmField.POWER_USAGE)).allMatch(s -> s.rawValue().matches("\\d+\\.\\d{6}"));
+    assertThat(page.named(DcgmField.POWER_USAGE))
+        .allMatch(s -> s.rawValue().matches("\\d+\\.\\d{6}"));
     assertThat(page.named(DcgmField.SM_ACTIVE)).allMatch(s -> s.rawValue().matches("0\\.\\d{6}"));
     assertThat(page.named(DcgmField.SM_CLOCK)).allMatch(s -> s.rawValue().matches("\\d+"));
   }
@@ -67,9 +75,17 @@ class SimulatedFleetTest {
     Set<String> buses = new HashSet<>();
 
     for (PrometheusText.Sample s : page.named(DcgmField.GPU_TEMP)) {
-      assertThat(s.labels().keySet()).containsExactly(
-          "gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION");
-      assertThat(s.label("UUID")).matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+      assertThat(s.labels().keySet())
+          .containsExactly(
+              "gpu",
+              "UUID",
+              "pci_bus_id",
+              "device",
+              "modelName",
+              "Hostname",
+              "DCGM_FI_DRIVER_VERSION");
+      assertThat(s.label("UUID"))
+          .matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
       assertThat(s.label("pci_bus_id")).matches("00000000:[0-9A-F]{2}:00\\.0");
       assertThat(s.label("device")).isEqualTo("nvidia" + s.label("gpu"));
       assertThat(s.label("modelName")).isEqualTo("NVIDIA H100 80GB HBM3");
@@ -85,15 +101,20 @@ class SimulatedFleetTest {
   @Test
   void everyEighthNodeServesTheOlderClockThrottleName() {
     for (int n = 0; n < 64; n++) {
-      PrometheusText.Page page = PrometheusText.parse(fleet.page(fleet.nodes().get(n), NOW).orElseThrow());
+      PrometheusText.Page page =
+          PrometheusText.parse(fleet.page(fleet.nodes().get(n), NOW).orElseThrow());
       boolean older = (n + 1) % 8 == 0;
 
-      assertThat(page.types().containsKey(DcgmField.CLOCK_THROTTLE_REASONS)).as(fleet.nodes().get(n))
+      assertThat(page.types().containsKey(DcgmField.CLOCK_THROTTLE_REASONS))
+          .as(fleet.nodes().get(n))
           .isEqualTo(older);
       assertThat(page.types().containsKey(DcgmField.CLOCKS_EVENT_REASONS)).isEqualTo(!older);
     }
-    assertThat(PrometheusText.parse(fleet.page("gpu-node-008", NOW).orElseThrow())
-        .named(DcgmField.GPU_TEMP).get(0).label("DCGM_FI_DRIVER_VERSION"))
+    assertThat(
+            PrometheusText.parse(fleet.page("gpu-node-008", NOW).orElseThrow())
+                .named(DcgmField.GPU_TEMP)
+                .get(0)
+                .label("DCGM_FI_DRIVER_VERSION"))
         .isEqualTo(SimulatedFleet.OLDER_DRIVER_VERSION);
   }
 
@@ -109,7 +130,8 @@ class SimulatedFleetTest {
         assertThat(page.value(DcgmField.CLOCKS_EVENT_REASONS, gpu)).isZero();
         assertThat(page.value(DcgmField.XID_ERRORS, gpu)).isZero();
         assertThat(page.value(DcgmField.ECC_DBE_VOL_TOTAL, gpu)).isZero();
-        assertThat(page.value(DcgmField.FB_USED, gpu) + page.value(DcgmField.FB_FREE, gpu)).isEqualTo(81559.0);
+        assertThat(page.value(DcgmField.FB_USED, gpu) + page.value(DcgmField.FB_FREE, gpu))
+            .isEqualTo(81559.0);
         if (page.value(DcgmField.GPU_UTIL, gpu) >= 90) {
           assertThat(page.value(DcgmField.POWER_USAGE, gpu)).isBetween(550.0, 690.0);
           assertThat(page.value(DcgmField.SM_ACTIVE, gpu)).isBetween(0.8, 1.0);
@@ -118,19 +140,25 @@ class SimulatedFleetTest {
     }
     assertThat(median(clocks)).isEqualTo(1980.0);
     assertThat(clocks).allMatch(c -> c % 15 == 0);
-    assertThat(clocks.stream().filter(c -> c >= 1935).count()).isGreaterThan(clocks.size() * 95 / 100);
+    assertThat(clocks.stream().filter(c -> c >= 1935).count())
+        .isGreaterThan(clocks.size() * 95 / 100);
   }
 
   @Test
   void idleNodesReportGpuIdleLowClocksAndLowPower() {
-    List<String> idle = fleet.nodes().stream().filter(n -> SimulatedFleet.isIdle(fleet.nodes().indexOf(n)))
-        .toList();
-    assertThat(idle).containsExactly("gpu-node-010", "gpu-node-026", "gpu-node-042", "gpu-node-058");
+    List<String> idle =
+        fleet.nodes().stream()
+            .filter(n -> SimulatedFleet.isIdle(fleet.nodes().indexOf(n)))
+            .toList();
+    assertThat(idle)
+        .containsExactly("gpu-node-010", "gpu-node-026", "gpu-node-042", "gpu-node-058");
 
     PrometheusText.Page page = PrometheusText.parse(fleet.page("gpu-node-010", NOW).orElseThrow());
     for (int gpu = 0; gpu < 8; gpu++) {
       assertThat(page.value(DcgmField.GPU_UTIL, gpu)).isZero();
-      assertThat(ClockEventReason.GPU_IDLE.isSet(page.value(DcgmField.CLOCKS_EVENT_REASONS, gpu).longValue()))
+      assertThat(
+              ClockEventReason.GPU_IDLE.isSet(
+                  page.value(DcgmField.CLOCKS_EVENT_REASONS, gpu).longValue()))
           .isTrue();
       assertThat(page.value(DcgmField.SM_CLOCK, gpu)).isLessThan(500.0);
       assertThat(page.value(DcgmField.POWER_USAGE, gpu)).isBetween(55.0, 90.0);
@@ -151,13 +179,20 @@ class SimulatedFleetTest {
 
   @Test
   void valuesEvolveWithTimeAndCountersOnlyGrow() {
-    PrometheusText.Page before = PrometheusText.parse(fleet.page("gpu-node-002", NOW).orElseThrow());
-    PrometheusText.Page after = PrometheusText.parse(fleet.page("gpu-node-002", NOW + 15_000).orElseThrow());
+    PrometheusText.Page before =
+        PrometheusText.parse(fleet.page("gpu-node-002", NOW).orElseThrow());
+    PrometheusText.Page after =
+        PrometheusText.parse(fleet.page("gpu-node-002", NOW + 15_000).orElseThrow());
 
-    assertThat(after.named(DcgmField.POWER_USAGE)).extracting(PrometheusText.Sample::value)
-        .isNotEqualTo(before.named(DcgmField.POWER_USAGE).stream().map(PrometheusText.Sample::value).toList());
+    assertThat(after.named(DcgmField.POWER_USAGE))
+        .extracting(PrometheusText.Sample::value)
+        .isNotEqualTo(
+            before.named(DcgmField.POWER_USAGE).stream()
+                .map(PrometheusText.Sample::value)
+                .toList());
     for (int gpu = 0; gpu < 8; gpu++) {
-      assertThat(after.value(DcgmField.TOTAL_ENERGY, gpu)).isGreaterThan(before.value(DcgmField.TOTAL_ENERGY, gpu));
+      assertThat(after.value(DcgmField.TOTAL_ENERGY, gpu))
+          .isGreaterThan(before.value(DcgmField.TOTAL_ENERGY, gpu));
       assertThat(after.value(DcgmField.NVLINK_BANDWIDTH_TOTAL, gpu))
           .isGreaterThan(before.value(DcgmField.NVLINK_BANDWIDTH_TOTAL, gpu));
       assertThat(after.value(DcgmField.ECC_SBE_VOL_TOTAL, gpu))
@@ -187,7 +222,9 @@ class SimulatedFleetTest {
         longestRun = Math.max(longestRun, run);
       }
     }
-    assertThat(dips).as("dip samples among %d", 8 * seconds).isBetween(8 * seconds / 1000, 8 * seconds / 100);
+    assertThat(dips)
+        .as("dip samples among %d", 8 * seconds)
+        .isBetween(8 * seconds / 1000, 8 * seconds / 100);
     assertThat(longestRun).isEqualTo(1);
   }
 
@@ -211,8 +248,9 @@ class SimulatedFleetTest {
       }
     }
     double millisPerFleet = (System.nanoTime() - began) / 1e6 / rounds;
-    System.out.printf("rendering 64 nodes x 8 GPUs: %.2f ms per fleet, %d KiB per fleet%n", millisPerFleet,
-        bytes / rounds / 1024);
+    System.out.printf(
+        "rendering 64 nodes x 8 GPUs: %.2f ms per fleet, %d KiB per fleet%n",
+        millisPerFleet, bytes / rounds / 1024);
     assertThat(millisPerFleet).as("ms to render the fleet once").isLessThan(250);
   }
 

@@ -28,8 +28,22 @@ class SimulatorOptionsTest {
 
   @Test
   void acceptsTheEdgesOfEachRange() {
-    SimulatorOptions options = SimulatorOptions.from(TestConfigs.simulator(Map.of(
-        "port", 0, "nodes", 1, "gpusPerNode", 16, "scenario", "none", "nodePrefix", "", "seed", -7L)));
+    SimulatorOptions options =
+        SimulatorOptions.from(
+            TestConfigs.simulator(
+                Map.of(
+                    "port",
+                    0,
+                    "nodes",
+                    1,
+                    "gpusPerNode",
+                    16,
+                    "scenario",
+                    "none",
+                    "nodePrefix",
+                    "",
+                    "seed",
+                    -7L)));
 
     assertThat(options.port()).isZero();
     assertThat(options.nodes()).isEqualTo(1);
@@ -38,14 +52,16 @@ class SimulatorOptionsTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "port        | -1",
-    "port        | 65536",
-    "nodes       | 0",
-    "nodes       | 4097",
-    "gpusPerNode | 0",
-    "gpusPerNode | 17",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "port        | -1",
+        "port        | 65536",
+        "nodes       | 0",
+        "nodes       | 4097",
+        "gpusPerNode | 0",
+        "gpusPerNode | 17",
+      })
   void rejectsOutOfRangeNumbersNamingTheProperty(String property, int value) {
     assertThatThrownBy(() -> SimulatorOptions.from(TestConfigs.simulator(Map.of(property, value))))
         .isInstanceOf(IllegalArgumentException.class)
@@ -54,16 +70,18 @@ class SimulatorOptionsTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "bindAddress | ''",
-    "bindAddress | ' 127.0.0.1'",
-    "fileSd      | ''",
-    "fileSd      | 'bad\u0000path'",
-    "nodePrefix  | '-node-'",
-    "nodePrefix  | 'gpu node '",
-    "scenario    | 'chaos'",
-    "scenario    | 'DEMO'",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "bindAddress | ''",
+        "bindAddress | ' 127.0.0.1'",
+        "fileSd      | ''",
+        "fileSd      | 'bad\u0000path'",
+        "nodePrefix  | '-node-'",
+        "nodePrefix  | 'gpu node '",
+        "scenario    | 'chaos'",
+        "scenario    | 'DEMO'",
+      })
   void rejectsBadTextNamingTheProperty(String property, String value) {
     assertThatThrownBy(() -> SimulatorOptions.from(TestConfigs.simulator(Map.of(property, value))))
         .isInstanceOf(IllegalArgumentException.class)

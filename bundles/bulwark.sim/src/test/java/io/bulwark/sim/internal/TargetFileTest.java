@@ -19,14 +19,20 @@ class TargetFileTest {
 
   @Test
   void listsOneTargetPerNodeWithItsMetricsPath() {
-    JsonArray entries = new JsonArray(TargetFile.content(List.of("gpu-node-001", "gpu-node-002"), "127.0.0.1:9400"));
+    JsonArray entries =
+        new JsonArray(
+            TargetFile.content(List.of("gpu-node-001", "gpu-node-002"), "127.0.0.1:9400"));
 
     assertThat(entries).hasSize(2);
-    assertThat(entries.getJsonObject(1)).isEqualTo(new JsonObject()
-        .put("targets", new JsonArray().add("127.0.0.1:9400"))
-        .put("labels", new JsonObject()
-            .put("__metrics_path__", "/nodes/gpu-node-002/metrics")
-            .put("node", "gpu-node-002")));
+    assertThat(entries.getJsonObject(1))
+        .isEqualTo(
+            new JsonObject()
+                .put("targets", new JsonArray().add("127.0.0.1:9400"))
+                .put(
+                    "labels",
+                    new JsonObject()
+                        .put("__metrics_path__", "/nodes/gpu-node-002/metrics")
+                        .put("node", "gpu-node-002")));
   }
 
   @Test
@@ -54,25 +60,29 @@ class TargetFileTest {
   void replacesTheFileWholeSoAWatcherNeverReadsHalfOfIt() throws Exception {
     Path file = dir.resolve("targets.json");
     String small = TargetFile.content(List.of("n1"), "127.0.0.1:1");
-    String large = TargetFile.content(
-        Stream.iterate(1, i -> i + 1).limit(2000).map(i -> "gpu-node-" + i).toList(), "127.0.0.1:2");
+    String large =
+        TargetFile.content(
+            Stream.iterate(1, i -> i + 1).limit(2000).map(i -> "gpu-node-" + i).toList(),
+            "127.0.0.1:2");
     TargetFile.write(file, large);
     AtomicBoolean done = new AtomicBoolean();
     AtomicInteger reads = new AtomicInteger();
     AtomicReference<String> torn = new AtomicReference<>();
-    Thread reader = new Thread(() -> {
-      while (!done.get()) {
-        try {
-          String seen = Files.readString(file);
-          reads.incrementAndGet();
-          if (!seen.equals(small) && !seen.equals(large)) {
-            torn.set(seen.length() + " characters");
-          }
-        } catch (Exception e) {
-          torn.set(e.toString());
-        }
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              while (!done.get()) {
+                try {
+                  String seen = Files.readString(file);
+                  reads.incrementAndGet();
+                  if (!seen.equals(small) && !seen.equals(large)) {
+                    torn.set(seen.length() + " characters");
+                  }
+                } catch (Exception e) {
+                  torn.set(e.toString());
+                }
+              }
+            });
     reader.start();
     for (int i = 0; i < 200; i++) {
       TargetFile.write(file, i % 2 == 0 ? small : large);

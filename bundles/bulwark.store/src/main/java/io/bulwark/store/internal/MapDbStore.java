@@ -34,8 +34,9 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The embedded store: inventory and findings in one MapDB file with a write-ahead log, so that every write that
- * returned survives a crash or {@code kill -9}. Each write is one transaction, committed before the call returns.
+ * The embedded store: inventory and findings in one MapDB file with a write-ahead log, so that
+ * every write that returned survives a crash or {@code kill -9}. Each write is one transaction,
+ * committed before the call returns.
  */
 @Component(
     configurationPid = "io.bulwark.store",
@@ -61,26 +62,40 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
     try {
       Files.createDirectories(options.dataDir());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the data folder " + options.dataDir()
-          + " (BULWARK_DATA_DIR): " + e.getMessage() + "; check the path and its permissions", e);
+      throw new UncheckedIOException(
+          "cannot create the data folder "
+              + options.dataDir()
+              + " (BULWARK_DATA_DIR): "
+              + e.getMessage()
+              + "; check the path and its permissions",
+          e);
     }
     this.db = open(options);
     this.nodes = db.hashMap("nodes", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     this.findings = db.hashMap("findings", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
-    this.openFindings = db.hashMap("findings.open", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
+    this.openFindings =
+        db.hashMap("findings.open", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     db.commit();
-    LOG.log(Level.INFO, "Store open at {0}: {1} nodes, {2} findings ({3} open)",
-        options.databaseFile(), nodes.size(), findings.size(), openFindings.size());
+    LOG.log(
+        Level.INFO,
+        "Store open at {0}: {1} nodes, {2} findings ({3} open)",
+        options.databaseFile(),
+        nodes.size(),
+        findings.size(),
+        openFindings.size());
   }
 
   private static DB open(StoreOptions options) {
     try {
-      return DBMaker.fileDB(options.databaseFile().toFile())
-          .transactionEnable()
-          .make();
+      return DBMaker.fileDB(options.databaseFile().toFile()).transactionEnable().make();
     } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot open the store " + options.databaseFile() + ": " + e.getMessage()
-          + " (is another Bulwark running on the same BULWARK_DATA_DIR?)", e);
+      throw new IllegalStateException(
+          "cannot open the store "
+              + options.databaseFile()
+              + ": "
+              + e.getMessage()
+              + " (is another Bulwark running on the same BULWARK_DATA_DIR?)",
+          e);
     }
   }
 
@@ -108,7 +123,9 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
   @Override
   public Optional<Node> node(NodeId id) {
     byte[] bytes = nodes.get(id.value());
-    return bytes == null ? Optional.empty() : Optional.of(RecordCodec.decodeNode(id.value(), bytes));
+    return bytes == null
+        ? Optional.empty()
+        : Optional.of(RecordCodec.decodeNode(id.value(), bytes));
   }
 
   @Override
@@ -122,23 +139,28 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
       Gpu known = gpus.get(gpu.index());
       gpus.put(gpu.index(), known == null ? gpu : merge(known, gpu));
     }
-    Node updated = existing == null
-        ? new Node(id, LifecycleState.DEPLOYED, List.copyOf(gpus.values()), at, at)
-        : new Node(id, existing.state(), List.copyOf(gpus.values()), existing.firstSeen(), at);
+    Node updated =
+        existing == null
+            ? new Node(id, LifecycleState.DEPLOYED, List.copyOf(gpus.values()), at, at)
+            : new Node(id, existing.state(), List.copyOf(gpus.values()), existing.firstSeen(), at);
     nodes.put(id.value(), RecordCodec.encode(updated));
     db.commit();
     return updated;
   }
 
   private static Gpu merge(Gpu known, Gpu seen) {
-    return new Gpu(known.index(),
+    return new Gpu(
+        known.index(),
         seen.uuid().isEmpty() ? known.uuid() : seen.uuid(),
         seen.model().isEmpty() ? known.model() : seen.model());
   }
 
   @Override
   public synchronized Node setState(NodeId id, LifecycleState state) {
-    Node existing = node(id).orElseThrow(() -> new NoSuchElementException("node " + id + " is not in the inventory"));
+    Node existing =
+        node(id)
+            .orElseThrow(
+                () -> new NoSuchElementException("node " + id + " is not in the inventory"));
     Node updated = existing.withState(state);
     nodes.put(id.value(), RecordCodec.encode(updated));
     db.commit();
@@ -167,8 +189,8 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
   public List<Finding> find(FindingQuery query) {
     boolean onlyOpen = query.state().map(s -> s == FindingState.OPEN).orElse(false);
     HTreeMap<String, byte[]> source = onlyOpen ? openFindings : findings;
-    Stream<Finding> all = source.getEntries().stream()
-        .map(e -> RecordCodec.decodeFinding(e.getKey(), e.getValue()));
+    Stream<Finding> all =
+        source.getEntries().stream().map(e -> RecordCodec.decodeFinding(e.getKey(), e.getValue()));
     return all.filter(query::matches)
         .sorted(Comparator.comparing(Finding::lastSeen).reversed().thenComparing(Finding::id))
         .limit(query.limit())

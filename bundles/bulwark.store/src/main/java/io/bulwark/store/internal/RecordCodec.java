@@ -20,8 +20,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns nodes and findings into the bytes the store keeps, and back. Each record starts with a format version so a
- * later release can read what an earlier one wrote; an unknown version is an error naming the record, never a guess.
+ * Turns nodes and findings into the bytes the store keeps, and back. Each record starts with a
+ * format version so a later release can read what an earlier one wrote; an unknown version is an
+ * error naming the record, never a guess.
  */
 final class RecordCodec {
   private static final int NODE_FORMAT = 1;
@@ -31,90 +32,112 @@ final class RecordCodec {
   private RecordCodec() {}
 
   static byte[] encode(Node node) {
-    return write(out -> {
-      out.writeByte(NODE_FORMAT);
-      out.writeUTF(node.id().value());
-      out.writeUTF(node.state().name());
-      writeInstant(out, node.firstSeen());
-      writeInstant(out, node.lastSeen());
-      out.writeInt(node.gpus().size());
-      for (Gpu gpu : node.gpus()) {
-        out.writeInt(gpu.index());
-        out.writeUTF(gpu.uuid());
-        out.writeUTF(gpu.model());
-      }
-    });
+    return write(
+        out -> {
+          out.writeByte(NODE_FORMAT);
+          out.writeUTF(node.id().value());
+          out.writeUTF(node.state().name());
+          writeInstant(out, node.firstSeen());
+          writeInstant(out, node.lastSeen());
+          out.writeInt(node.gpus().size());
+          for (Gpu gpu : node.gpus()) {
+            out.writeInt(gpu.index());
+            out.writeUTF(gpu.uuid());
+            out.writeUTF(gpu.model());
+          }
+        });
   }
 
   static Node decodeNode(String key, byte[] bytes) {
-    return read(key, bytes, in -> {
-      checkFormat(key, in.readUnsignedByte(), NODE_FORMAT);
-      NodeId id = NodeId.of(in.readUTF());
-      LifecycleState state = LifecycleState.valueOf(in.readUTF());
-      Instant first = readInstant(in);
-      Instant last = readInstant(in);
-      int count = in.readInt();
-      List<Gpu> gpus = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        gpus.add(new Gpu(in.readInt(), in.readUTF(), in.readUTF()));
-      }
-      return new Node(id, state, gpus, first, last);
-    });
+    return read(
+        key,
+        bytes,
+        in -> {
+          checkFormat(key, in.readUnsignedByte(), NODE_FORMAT);
+          NodeId id = NodeId.of(in.readUTF());
+          LifecycleState state = LifecycleState.valueOf(in.readUTF());
+          Instant first = readInstant(in);
+          Instant last = readInstant(in);
+          int count = in.readInt();
+          List<Gpu> gpus = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            gpus.add(new Gpu(in.readInt(), in.readUTF(), in.readUTF()));
+          }
+          return new Node(id, state, gpus, first, last);
+        });
   }
 
   static byte[] encode(Finding f) {
-    return write(out -> {
-      out.writeByte(FINDING_FORMAT);
-      out.writeUTF(f.id());
-      out.writeUTF(f.kind());
-      out.writeUTF(f.node().value());
-      out.writeInt(f.gpu());
-      out.writeUTF(f.severity().name());
-      out.writeUTF(f.state().name());
-      writeInstant(out, f.firstSeen());
-      writeInstant(out, f.lastSeen());
-      writeInstant(out, f.resolvedAt());
-      out.writeUTF(f.summary());
-      out.writeInt(f.evidence().size());
-      for (Map.Entry<String, String> e : f.evidence().entrySet()) {
-        out.writeUTF(e.getKey());
-        out.writeUTF(e.getValue());
-      }
-      out.writeUTF(f.recommendedAction());
-      out.writeDouble(f.performanceFactor());
-      out.writeLong(f.occurrences());
-    });
+    return write(
+        out -> {
+          out.writeByte(FINDING_FORMAT);
+          out.writeUTF(f.id());
+          out.writeUTF(f.kind());
+          out.writeUTF(f.node().value());
+          out.writeInt(f.gpu());
+          out.writeUTF(f.severity().name());
+          out.writeUTF(f.state().name());
+          writeInstant(out, f.firstSeen());
+          writeInstant(out, f.lastSeen());
+          writeInstant(out, f.resolvedAt());
+          out.writeUTF(f.summary());
+          out.writeInt(f.evidence().size());
+          for (Map.Entry<String, String> e : f.evidence().entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeUTF(e.getValue());
+          }
+          out.writeUTF(f.recommendedAction());
+          out.writeDouble(f.performanceFactor());
+          out.writeLong(f.occurrences());
+        });
   }
 
   static Finding decodeFinding(String key, byte[] bytes) {
-    return read(key, bytes, in -> {
-      checkFormat(key, in.readUnsignedByte(), FINDING_FORMAT);
-      String id = in.readUTF();
-      String kind = in.readUTF();
-      NodeId node = NodeId.of(in.readUTF());
-      int gpu = in.readInt();
-      Severity severity = Severity.valueOf(in.readUTF());
-      FindingState state = FindingState.valueOf(in.readUTF());
-      Instant first = readInstant(in);
-      Instant last = readInstant(in);
-      Instant resolved = readInstant(in);
-      String summary = in.readUTF();
-      int evidenceCount = in.readInt();
-      Map<String, String> evidence = new LinkedHashMap<>();
-      for (int i = 0; i < evidenceCount; i++) {
-        evidence.put(in.readUTF(), in.readUTF());
-      }
-      String action = in.readUTF();
-      double factor = in.readDouble();
-      long occurrences = in.readLong();
-      return new Finding(id, kind, node, gpu, severity, state, first, last, resolved, summary, evidence, action,
-          factor, occurrences);
-    });
+    return read(
+        key,
+        bytes,
+        in -> {
+          checkFormat(key, in.readUnsignedByte(), FINDING_FORMAT);
+          String id = in.readUTF();
+          String kind = in.readUTF();
+          NodeId node = NodeId.of(in.readUTF());
+          int gpu = in.readInt();
+          Severity severity = Severity.valueOf(in.readUTF());
+          FindingState state = FindingState.valueOf(in.readUTF());
+          Instant first = readInstant(in);
+          Instant last = readInstant(in);
+          Instant resolved = readInstant(in);
+          String summary = in.readUTF();
+          int evidenceCount = in.readInt();
+          Map<String, String> evidence = new LinkedHashMap<>();
+          for (int i = 0; i < evidenceCount; i++) {
+            evidence.put(in.readUTF(), in.readUTF());
+          }
+          String action = in.readUTF();
+          double factor = in.readDouble();
+          long occurrences = in.readLong();
+          return new Finding(
+              id,
+              kind,
+              node,
+              gpu,
+              severity,
+              state,
+              first,
+              last,
+              resolved,
+              summary,
+              evidence,
+              action,
+              factor,
+              occurrences);
+        });
   }
 
   private static void checkFormat(String key, int found, int expected) throws IOException {
     if (found != expected) {
-      throw new IOException("record '" + key + "' has format " + found + ", this release reads format " + expected);
+      throw new IOException(
+          "record '" + key + "' has format " + found + ", this release reads format " + expected);
     }
   }
 
@@ -154,7 +177,8 @@ final class RecordCodec {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       return reader.read(in);
     } catch (IOException | RuntimeException e) {
-      throw new CorruptRecordException("stored record '" + key + "' cannot be read: " + e.getMessage(), e);
+      throw new CorruptRecordException(
+          "stored record '" + key + "' cannot be read: " + e.getMessage(), e);
     }
   }
 }

@@ -11,12 +11,14 @@ record StoreOptions(Path dataDir) {
   static StoreOptions from(StoreConfig config) {
     String dir = config.dataDir();
     if (dir == null || dir.isBlank()) {
-      throw new IllegalArgumentException("store setting dataDir (BULWARK_DATA_DIR) is empty: give a folder");
+      throw new IllegalArgumentException(
+          "store setting dataDir (BULWARK_DATA_DIR) is empty: give a folder");
     }
     try {
       return new StoreOptions(Path.of(dir.trim()).toAbsolutePath().normalize());
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("store setting dataDir (BULWARK_DATA_DIR) is not a path: '" + dir + "'", e);
+      throw new IllegalArgumentException(
+          "store setting dataDir (BULWARK_DATA_DIR) is not a path: '" + dir + "'", e);
     }
   }
 

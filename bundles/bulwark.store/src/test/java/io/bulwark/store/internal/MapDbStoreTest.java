@@ -28,7 +28,8 @@ class MapDbStoreTest {
   @Test
   void inventoryNeverForgetsAGpuAndRefreshesWhatTelemetryReports() {
     try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
-      store.recordObserved(NODE, List.of(new Gpu(0, "GPU-a", "H100"), new Gpu(1, "GPU-b", "H100")), T0);
+      store.recordObserved(
+          NODE, List.of(new Gpu(0, "GPU-a", "H100"), new Gpu(1, "GPU-b", "H100")), T0);
       Node later = store.recordObserved(NODE, List.of(new Gpu(1, "", "")), T0.plusSeconds(60));
 
       assertThat(later.gpus()).extracting(Gpu::index).containsExactly(0, 1);
@@ -64,19 +65,27 @@ class MapDbStoreTest {
   void findingsAreQueriedByStateKindAndNodeNewestFirst() {
     try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
       Finding xid = finding("f1", "xid", NODE, FindingState.OPEN, T0);
-      Finding thermal = finding("f2", "thermal-throttle", NODE, FindingState.OPEN, T0.plusSeconds(5));
-      Finding other = finding("f3", "xid", NodeId.of("gpu-node-002"), FindingState.OPEN, T0.plusSeconds(9));
+      Finding thermal =
+          finding("f2", "thermal-throttle", NODE, FindingState.OPEN, T0.plusSeconds(5));
+      Finding other =
+          finding("f3", "xid", NodeId.of("gpu-node-002"), FindingState.OPEN, T0.plusSeconds(9));
       store.save(xid);
       store.save(thermal);
       store.save(other);
       store.save(resolve(thermal, T0.plusSeconds(30)));
 
-      assertThat(store.find(FindingQuery.open())).extracting(Finding::id).containsExactly("f3", "f1");
+      assertThat(store.find(FindingQuery.open()))
+          .extracting(Finding::id)
+          .containsExactly("f3", "f1");
       assertThat(store.find(FindingQuery.all().withState(FindingState.RESOLVED)))
-          .extracting(Finding::id).containsExactly("f2");
-      assertThat(store.find(FindingQuery.all().withKind("xid").withNode(NODE))).extracting(Finding::id)
+          .extracting(Finding::id)
+          .containsExactly("f2");
+      assertThat(store.find(FindingQuery.all().withKind("xid").withNode(NODE)))
+          .extracting(Finding::id)
           .containsExactly("f1");
-      assertThat(store.find(FindingQuery.all().withLimit(1))).extracting(Finding::id).containsExactly("f3");
+      assertThat(store.find(FindingQuery.all().withLimit(1)))
+          .extracting(Finding::id)
+          .containsExactly("f3");
       assertThat(store.get("f2")).map(Finding::resolvedAt).contains(T0.plusSeconds(30));
       assertThat(store.get("missing")).isEmpty();
     }
@@ -85,9 +94,22 @@ class MapDbStoreTest {
   @Test
   void aFindingRoundTripsEveryField() {
     try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
-      Finding f = new Finding("id-1", "straggler", NODE, 3, Severity.WARNING, FindingState.OPEN, T0,
-          T0.plusMillis(1500), null, "SM clock 30% below peers", Map.of("sm_clock_mhz", "1380", "peer_median", "1980"),
-          "Drain and run dcgmi diag -r 3", 0.7, 42);
+      Finding f =
+          new Finding(
+              "id-1",
+              "straggler",
+              NODE,
+              3,
+              Severity.WARNING,
+              FindingState.OPEN,
+              T0,
+              T0.plusMillis(1500),
+              null,
+              "SM clock 30% below peers",
+              Map.of("sm_clock_mhz", "1380", "peer_median", "1980"),
+              "Drain and run dcgmi diag -r 3",
+              0.7,
+              42);
       store.save(f);
       assertThat(store.get("id-1")).contains(f);
     }
@@ -104,27 +126,55 @@ class MapDbStoreTest {
 
   @Test
   void anEmptyDataDirSettingIsRefusedNamingTheSetting() {
-    StoreConfig blank = new StoreConfig() {
-      @Override
-      public String dataDir() {
-        return " ";
-      }
+    StoreConfig blank =
+        new StoreConfig() {
+          @Override
+          public String dataDir() {
+            return " ";
+          }
 
-      @Override
-      public Class<StoreConfig> annotationType() {
-        return StoreConfig.class;
-      }
-    };
+          @Override
+          public Class<StoreConfig> annotationType() {
+            return StoreConfig.class;
+          }
+        };
     assertThatThrownBy(() -> StoreOptions.from(blank)).hasMessageContaining("dataDir");
   }
 
-  static Finding finding(String id, String kind, NodeId node, FindingState state, Instant lastSeen) {
-    return new Finding(id, kind, node, 0, Severity.CRITICAL, state, lastSeen, lastSeen,
-        state == FindingState.RESOLVED ? lastSeen : null, kind + " on " + node, Map.of(), "", 1.0, 1);
+  static Finding finding(
+      String id, String kind, NodeId node, FindingState state, Instant lastSeen) {
+    return new Finding(
+        id,
+        kind,
+        node,
+        0,
+        Severity.CRITICAL,
+        state,
+        lastSeen,
+        lastSeen,
+        state == FindingState.RESOLVED ? lastSeen : null,
+        kind + " on " + node,
+        Map.of(),
+        "",
+        1.0,
+        1);
   }
 
   static Finding resolve(Finding f, Instant at) {
-    return new Finding(f.id(), f.kind(), f.node(), f.gpu(), f.severity(), FindingState.RESOLVED, f.firstSeen(),
-        f.lastSeen(), at, f.summary(), f.evidence(), f.recommendedAction(), f.performanceFactor(), f.occurrences());
+    return new Finding(
+        f.id(),
+        f.kind(),
+        f.node(),
+        f.gpu(),
+        f.severity(),
+        FindingState.RESOLVED,
+        f.firstSeen(),
+        f.lastSeen(),
+        at,
+        f.summary(),
+        f.evidence(),
+        f.recommendedAction(),
+        f.performanceFactor(),
+        f.occurrences());
   }
 }

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A child process for the crash test: writes findings and nodes into a store as fast as it can and prints
- * "committed N" after each write returned, until it is killed.
+ * A child process for the crash test: writes findings and nodes into a store as fast as it can and
+ * prints "committed N" after each write returned, until it is killed.
  */
 public final class StoreWriterProcess {
   private StoreWriterProcess() {}
@@ -20,8 +20,11 @@ public final class StoreWriterProcess {
     System.out.flush();
     for (int i = 0; ; i++) {
       Instant at = Instant.ofEpochMilli(1_000_000L + i);
-      store.save(MapDbStoreTest.finding("finding-" + i, "xid", NodeId.of("gpu-node-" + (i % 64)), FindingState.OPEN, at));
-      store.recordObserved(NodeId.of("gpu-node-" + (i % 64)), List.of(new Gpu(i % 8, "GPU-" + i, "H100")), at);
+      store.save(
+          MapDbStoreTest.finding(
+              "finding-" + i, "xid", NodeId.of("gpu-node-" + (i % 64)), FindingState.OPEN, at));
+      store.recordObserved(
+          NodeId.of("gpu-node-" + (i % 64)), List.of(new Gpu(i % 8, "GPU-" + i, "H100")), at);
       System.out.println("committed " + i);
       System.out.flush();
     }

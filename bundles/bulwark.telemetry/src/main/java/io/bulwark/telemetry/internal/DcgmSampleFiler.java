@@ -13,19 +13,22 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Files the samples of one scraped dcgm-exporter page into the {@link SeriesStore}: every {@code DCGM_FI_*}
- * metric (the older {@code DCGM_FI_DEV_CLOCK_THROTTLE_REASONS} under {@code DCGM_FI_DEV_CLOCKS_EVENT_REASONS}),
- * per node ({@link NodeNaming}) and GPU (the {@code gpu} label; none means node-level), stamped with the scrape
- * time unless the page gives one. It also collects the GPUs the page reported, with UUID and model, and records
- * them when the page is done. Other metrics are ignored. One instance per target, used by one scrape at a time.
+ * Files the samples of one scraped dcgm-exporter page into the {@link SeriesStore}: every {@code
+ * DCGM_FI_*} metric (the older {@code DCGM_FI_DEV_CLOCK_THROTTLE_REASONS} under {@code
+ * DCGM_FI_DEV_CLOCKS_EVENT_REASONS}), per node ({@link NodeNaming}) and GPU (the {@code gpu} label;
+ * none means node-level), stamped with the scrape time unless the page gives one. It also collects
+ * the GPUs the page reported, with UUID and model, and records them when the page is done. Other
+ * metrics are ignored. One instance per target, used by one scrape at a time.
  */
 public final class DcgmSampleFiler implements ExpositionSink {
   static final String DCGM_PREFIX = "DCGM_FI_";
   static final String GPU_LABEL = "gpu";
   static final String UUID_LABEL = "UUID";
   static final String MODEL_LABEL = "modelName";
+
   /** The highest GPU index accepted; a larger {@code gpu} label is taken for a broken one. */
   static final int MAX_GPU_INDEX = 1023;
+
   private static final int MAX_REMEMBERED_HOSTNAMES = 256;
 
   private final SeriesStore store;
@@ -68,7 +71,8 @@ public final class DcgmSampleFiler implements ExpositionSink {
       ignored++;
       return;
     }
-    String metric = DcgmField.CLOCK_THROTTLE_REASONS.equals(name) ? DcgmField.CLOCKS_EVENT_REASONS : name;
+    String metric =
+        DcgmField.CLOCK_THROTTLE_REASONS.equals(name) ? DcgmField.CLOCKS_EVENT_REASONS : name;
     int gpu = SeriesId.NODE_LEVEL;
     int gpuLabel = line.labelIndex(GPU_LABEL);
     if (gpuLabel >= 0) {
@@ -91,9 +95,10 @@ public final class DcgmSampleFiler implements ExpositionSink {
   }
 
   /**
-   * Ends a page that parsed: records, for every node it filed samples under, the GPUs it reported and the scrape
-   * time. A page without DCGM samples refreshes the node this target last reported, if telemetry knows it.
-   * Returns the node the page was filed under (the first, if several), or null if none.
+   * Ends a page that parsed: records, for every node it filed samples under, the GPUs it reported
+   * and the scrape time. A page without DCGM samples refreshes the node this target last reported,
+   * if telemetry knows it. Returns the node the page was filed under (the first, if several), or
+   * null if none.
    */
   public NodeId finish() {
     if (pageNodes.isEmpty()) {
@@ -116,12 +121,16 @@ public final class DcgmSampleFiler implements ExpositionSink {
     return filed;
   }
 
-  /** Returns how many DCGM samples were not newer than what their series holds, and were dropped. */
+  /**
+   * Returns how many DCGM samples were not newer than what their series holds, and were dropped.
+   */
   public int outOfOrder() {
     return outOfOrder;
   }
 
-  /** Returns how many DCGM samples had a {@code gpu} label that is not an index, and were dropped. */
+  /**
+   * Returns how many DCGM samples had a {@code gpu} label that is not an index, and were dropped.
+   */
   public int badGpuLabel() {
     return badGpuLabel;
   }

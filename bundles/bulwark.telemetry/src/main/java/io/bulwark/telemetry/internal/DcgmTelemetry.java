@@ -25,13 +25,15 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Telemetry of the GPU fleet: scrapes the dcgm-exporters listed in the file_sd targets file every interval,
- * keeps their recent samples in memory, and provides {@link TelemetryQuery} (to the detectors and the web API)
- * and {@link TelemetryTargets} (how each scrape target is doing). Configured by PID {@code io.bulwark.telemetry}
- * ({@link TelemetryConfig}); runs with the defaults when there is no configuration.
+ * Telemetry of the GPU fleet: scrapes the dcgm-exporters listed in the file_sd targets file every
+ * interval, keeps their recent samples in memory, and provides {@link TelemetryQuery} (to the
+ * detectors and the web API) and {@link TelemetryTargets} (how each scrape target is doing).
+ * Configured by PID {@code io.bulwark.telemetry} ({@link TelemetryConfig}); runs with the defaults
+ * when there is no configuration.
  *
- * <p>A problem with the targets file itself (missing, unreadable, malformed) shows in {@link #targets()} as one
- * extra DOWN entry whose URL is the file's {@code file://} URL, so that an operator sees it next to the targets.
+ * <p>A problem with the targets file itself (missing, unreadable, malformed) shows in {@link
+ * #targets()} as one extra DOWN entry whose URL is the file's {@code file://} URL, so that an
+ * operator sees it next to the targets.
  */
 @Designate(ocd = TelemetryConfig.class)
 @Component(
@@ -61,17 +63,32 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
     this.store = new SeriesStore(options.retentionSamples());
     this.loop = new ScrapeLoop(vertx, store, options, System::currentTimeMillis);
     this.watcher = new TargetsFileWatcher(options.fileSd(), loop::setTargets);
-    this.fileTarget = new ScrapeTarget(
-        "localhost", "file", options.fileSd().toAbsolutePath().toString(), Map.of("source", "file_sd"));
+    this.fileTarget =
+        new ScrapeTarget(
+            "localhost",
+            "file",
+            options.fileSd().toAbsolutePath().toString(),
+            Map.of("source", "file_sd"));
     watcher.poll();
     loop.start();
-    this.filePoll = vertx.setPeriodic(FILE_POLL_MILLIS, id -> vertx.executeBlocking(() -> {
-      watcher.poll();
-      return null;
-    }, false));
-    LOG.log(Level.INFO, "Telemetry started: scraping the targets in {0} every {1} ms (timeout {2} ms),"
-        + " keeping {3} samples per series", options.fileSd(), options.scrapeIntervalMillis(),
-        options.scrapeTimeoutMillis(), options.retentionSamples());
+    this.filePoll =
+        vertx.setPeriodic(
+            FILE_POLL_MILLIS,
+            id ->
+                vertx.executeBlocking(
+                    () -> {
+                      watcher.poll();
+                      return null;
+                    },
+                    false));
+    LOG.log(
+        Level.INFO,
+        "Telemetry started: scraping the targets in {0} every {1} ms (timeout {2} ms),"
+            + " keeping {3} samples per series",
+        options.fileSd(),
+        options.scrapeIntervalMillis(),
+        options.scrapeTimeoutMillis(),
+        options.retentionSamples());
   }
 
   /** Stops scraping and polling; the samples kept so far go with the component. */

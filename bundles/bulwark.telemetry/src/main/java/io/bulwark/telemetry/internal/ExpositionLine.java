@@ -3,9 +3,10 @@ package io.bulwark.telemetry.internal;
 import java.util.Arrays;
 
 /**
- * One sample line of a scraped page as {@link ExpositionParser} read it: metric name, labels, value and optional
- * timestamp. The parser reuses one instance for every line, so a {@link ExpositionSink} must copy what it keeps
- * before it returns. Label values are decoded (escapes resolved) only when asked for.
+ * One sample line of a scraped page as {@link ExpositionParser} read it: metric name, labels, value
+ * and optional timestamp. The parser reuses one instance for every line, so a {@link
+ * ExpositionSink} must copy what it keeps before it returns. Label values are decoded (escapes
+ * resolved) only when asked for.
  */
 public final class ExpositionLine {
   private final RecentNames values;
@@ -131,8 +132,8 @@ public final class ExpositionLine {
   }
 
   /**
-   * Returns the value of label {@code i} read as a non-negative index of at most nine digits (a GPU index), or -1
-   * if it is not one.
+   * Returns the value of label {@code i} read as a non-negative index of at most nine digits (a GPU
+   * index), or -1 if it is not one.
    */
   public int labelValueAsIndex(int i) {
     int from = valueStarts[i];
@@ -161,7 +162,9 @@ public final class ExpositionLine {
     return hasTimestamp;
   }
 
-  /** Returns the line's timestamp (epoch milliseconds); meaningful only if {@link #hasTimestamp()}. */
+  /**
+   * Returns the line's timestamp (epoch milliseconds); meaningful only if {@link #hasTimestamp()}.
+   */
   public long timestampMillis() {
     return timestampMillis;
   }

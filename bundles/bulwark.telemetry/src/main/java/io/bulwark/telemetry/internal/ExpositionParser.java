@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Parses pages in the Prometheus text exposition format 0.0.4 straight from their bytes: {@code # HELP} and
- * {@code # TYPE} lines, other comments, blank lines, and sample lines {@code name{label="value",...} value
- * [timestamp]} with the escapes {@code \\ \" \n} in label values. A malformed line is skipped and reported in the
- * {@link ParseSummary} with its number and the reason; parsing never throws on bad input. Names and label values
- * that repeat from scrape to scrape are decoded once, so a steady scrape allocates almost nothing. One instance
- * per scrape target: not thread-safe.
+ * Parses pages in the Prometheus text exposition format 0.0.4 straight from their bytes: {@code #
+ * HELP} and {@code # TYPE} lines, other comments, blank lines, and sample lines {@code
+ * name{label="value",...} value [timestamp]} with the escapes {@code \\ \" \n} in label values. A
+ * malformed line is skipped and reported in the {@link ParseSummary} with its number and the
+ * reason; parsing never throws on bad input. Names and label values that repeat from scrape to
+ * scrape are decoded once, so a steady scrape allocates almost nothing. One instance per scrape
+ * target: not thread-safe.
  */
 public final class ExpositionParser {
   private static final int REPORTED_MALFORMED = 5;
@@ -30,7 +31,10 @@ public final class ExpositionParser {
     return parse(page, page.length, sink);
   }
 
-  /** Parses the first {@code length} bytes of {@code page} and hands every valid line to {@code sink}. */
+  /**
+   * Parses the first {@code length} bytes of {@code page} and hands every valid line to {@code
+   * sink}.
+   */
   public ParseSummary parse(byte[] page, int length, ExpositionSink sink) {
     int lineNumber = 0;
     int samples = 0;
@@ -58,7 +62,10 @@ public final class ExpositionParser {
     return new ParseSummary(lineNumber, samples, malformed, reported);
   }
 
-  /** Returns true for a sample; false for a blank, comment or malformed line (then {@code problem} is set). */
+  /**
+   * Returns true for a sample; false for a blank, comment or malformed line (then {@code problem}
+   * is set).
+   */
   private boolean parseLine(byte[] b, int start, int end, int lineNumber, ExpositionSink sink) {
     int p = skipBlanks(b, start, end);
     if (p == end) {
@@ -80,8 +87,12 @@ public final class ExpositionParser {
       p++;
     }
     if (p < end && !isBlank(b[p]) && b[p] != '{') {
-      return malformed("invalid character '" + (char) (b[p] & 0xff) + "' in metric name '"
-          + snippet(b, start, end) + "'");
+      return malformed(
+          "invalid character '"
+              + (char) (b[p] & 0xff)
+              + "' in metric name '"
+              + snippet(b, start, end)
+              + "'");
     }
     String name = metricNames.get(0, b, start, p);
     line.start(b, name, lineNumber);
@@ -115,20 +126,27 @@ public final class ExpositionParser {
       p++;
     }
     if (!numbers.readInteger(b, timestampStart, p)) {
-      return malformed("timestamp '" + snippet(b, timestampStart, p) + "' of " + name
-          + " is not an integer number of milliseconds");
+      return malformed(
+          "timestamp '"
+              + snippet(b, timestampStart, p)
+              + "' of "
+              + name
+              + " is not an integer number of milliseconds");
     }
     long timestamp = numbers.integer();
     p = skipBlanks(b, p, end);
     if (p != end) {
-      return malformed("unexpected text after the timestamp of " + name + ": '" + snippet(b, p, end) + "'");
+      return malformed(
+          "unexpected text after the timestamp of " + name + ": '" + snippet(b, p, end) + "'");
     }
     line.finish(value, true, timestamp);
     sink.sample(line);
     return true;
   }
 
-  /** Reads the labels after '{'; returns the position after '}' or -1 (then {@code problem} is set). */
+  /**
+   * Reads the labels after '{'; returns the position after '}' or -1 (then {@code problem} is set).
+   */
   private int parseLabels(byte[] b, int start, int end, String metric) {
     int p = start;
     while (true) {
@@ -140,7 +158,8 @@ public final class ExpositionParser {
         return p + 1;
       }
       if (!isLabelNameStart(b[p])) {
-        return fail("expected a label name in " + metric + "{...}, found '" + snippet(b, p, end) + "'");
+        return fail(
+            "expected a label name in " + metric + "{...}, found '" + snippet(b, p, end) + "'");
       }
       int nameStart = p;
       while (p < end && isLabelNameChar(b[p])) {

@@ -1,8 +1,8 @@
 package io.bulwark.telemetry.internal;
 
 /**
- * Receives what {@link ExpositionParser} reads from a page, line by line, on the parsing thread. Only valid lines
- * arrive here; malformed ones are counted in the {@link ParseSummary}.
+ * Receives what {@link ExpositionParser} reads from a page, line by line, on the parsing thread.
+ * Only valid lines arrive here; malformed ones are counted in the {@link ParseSummary}.
  */
 public interface ExpositionSink {
 

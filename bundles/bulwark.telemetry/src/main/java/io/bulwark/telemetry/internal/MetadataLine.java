@@ -11,8 +11,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.util.Arrays;
 
 /**
- * Reads the comment lines of an exposition page for {@link ExpositionParser}: {@code # HELP name text} (with the
- * escapes {@code \\} and {@code \n}) and {@code # TYPE name type}; any other comment is ignored. Not thread-safe.
+ * Reads the comment lines of an exposition page for {@link ExpositionParser}: {@code # HELP name
+ * text} (with the escapes {@code \\} and {@code \n}) and {@code # TYPE name type}; any other
+ * comment is ignored. Not thread-safe.
  */
 final class MetadataLine {
   private static final String[] TYPES = {"counter", "gauge", "histogram", "summary", "untyped"};
@@ -24,8 +25,8 @@ final class MetadataLine {
   }
 
   /**
-   * Reads the comment after '#' in {@code [start, end)} of {@code b}, handing HELP and TYPE to {@code sink}.
-   * Returns why the line is malformed, or null.
+   * Reads the comment after '#' in {@code [start, end)} of {@code b}, handing HELP and TYPE to
+   * {@code sink}. Returns why the line is malformed, or null.
    */
   String read(byte[] b, int start, int end, ExpositionSink sink) {
     int p = skipBlanks(b, start, end);
@@ -47,7 +48,11 @@ final class MetadataLine {
       p++;
     }
     if (p < end && !isBlank(b[p])) {
-      return "# " + keyword + " line with an invalid metric name '" + snippet(b, nameStart, end) + "'";
+      return "# "
+          + keyword
+          + " line with an invalid metric name '"
+          + snippet(b, nameStart, end)
+          + "'";
     }
     String metric = names.intern(b, nameStart, p);
     p = skipBlanks(b, p, end);
@@ -58,7 +63,10 @@ final class MetadataLine {
     int typeEnd = trimEnd(b, p, end);
     String type = knownType(b, p, typeEnd);
     if (type == null) {
-      return "# TYPE of " + metric + " is '" + snippet(b, p, typeEnd)
+      return "# TYPE of "
+          + metric
+          + " is '"
+          + snippet(b, p, typeEnd)
           + "', not counter, gauge, histogram, summary or untyped";
     }
     sink.type(metric, type);

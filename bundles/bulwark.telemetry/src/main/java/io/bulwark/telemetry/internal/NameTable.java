@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Turns byte ranges of a scraped page into Strings, handing out the same String for the same bytes, so that the
- * metric names, label names and label values that every scrape repeats are decoded once. Bounded: when full it
- * starts over. Used by one parser at a time; not thread-safe.
+ * Turns byte ranges of a scraped page into Strings, handing out the same String for the same bytes,
+ * so that the metric names, label names and label values that every scrape repeats are decoded
+ * once. Bounded: when full it starts over. Used by one parser at a time; not thread-safe.
  */
 final class NameTable {
   private final int maxEntries;

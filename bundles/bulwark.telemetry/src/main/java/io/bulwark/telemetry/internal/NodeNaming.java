@@ -4,13 +4,15 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.ScrapeTarget;
 
 /**
- * Decides which node a scraped sample belongs to: dcgm-exporter's {@code Hostname} label if the sample has one,
- * else the {@code node} label of the target's file_sd entry, else the host part of the target's address. A name
- * that is not a valid {@link NodeId} is made one (characters NodeId does not allow become '-').
+ * Decides which node a scraped sample belongs to: dcgm-exporter's {@code Hostname} label if the
+ * sample has one, else the {@code node} label of the target's file_sd entry, else the host part of
+ * the target's address. A name that is not a valid {@link NodeId} is made one (characters NodeId
+ * does not allow become '-').
  */
 final class NodeNaming {
   /** The label dcgm-exporter names the node with. */
   static final String HOSTNAME_LABEL = "Hostname";
+
   /** The file_sd label that names the node of a target. */
   static final String NODE_LABEL = "node";
 
@@ -26,7 +28,10 @@ final class NodeNaming {
     return host != null ? host : NodeId.of("unknown-node");
   }
 
-  /** Returns the node of a sample whose {@code Hostname} label is {@code hostname}, falling back to the target. */
+  /**
+   * Returns the node of a sample whose {@code Hostname} label is {@code hostname}, falling back to
+   * the target.
+   */
   static NodeId forHostname(String hostname, ScrapeTarget target) {
     NodeId named = fromName(hostname);
     return named != null ? named : forTarget(target);
@@ -44,8 +49,14 @@ final class NodeNaming {
     StringBuilder valid = new StringBuilder(trimmed.length() + 5);
     for (int i = 0; i < trimmed.length(); i++) {
       char c = trimmed.charAt(i);
-      boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '.' || c == '_' || c == ':' || c == '-';
+      boolean allowed =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == ':'
+              || c == '-';
       valid.append(allowed ? c : '-');
     }
     char first = valid.charAt(0);

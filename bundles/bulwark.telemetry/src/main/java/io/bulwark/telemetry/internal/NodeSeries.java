@@ -14,9 +14,9 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Everything telemetry keeps about one node: a {@link SeriesRing} per metric and GPU (slot 0 holds the
- * node-level series), the GPUs its latest successful scrape reported, and when that was. Thread-safe: one scrape
- * writes while others read; a metric's slots grow copy-on-write.
+ * Everything telemetry keeps about one node: a {@link SeriesRing} per metric and GPU (slot 0 holds
+ * the node-level series), the GPUs its latest successful scrape reported, and when that was.
+ * Thread-safe: one scrape writes while others read; a metric's slots grow copy-on-write.
  */
 final class NodeSeries {
   private final NodeId id;
@@ -34,7 +34,10 @@ final class NodeSeries {
     return id;
   }
 
-  /** Returns the ring of {@code metric} on GPU {@code gpu} (or {@link SeriesId#NODE_LEVEL}), creating it. */
+  /**
+   * Returns the ring of {@code metric} on GPU {@code gpu} (or {@link SeriesId#NODE_LEVEL}),
+   * creating it.
+   */
   SeriesRing ringForWriting(String metric, int gpu) {
     MetricSlots slots = metrics.get(metric);
     if (slots == null) {
@@ -52,11 +55,12 @@ final class NodeSeries {
   /** Returns the names of the metrics that hold at least one sample, sorted. */
   SortedSet<String> metricNames() {
     TreeSet<String> names = new TreeSet<>();
-    metrics.forEach((name, slots) -> {
-      if (slots.hasSamples()) {
-        names.add(name);
-      }
-    });
+    metrics.forEach(
+        (name, slots) -> {
+          if (slots.hasSamples()) {
+            names.add(name);
+          }
+        });
     return names;
   }
 
@@ -75,7 +79,10 @@ final class NodeSeries {
     return last == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(last);
   }
 
-  /** The rings of one metric, indexed by GPU index + 1; the array is replaced, never changed in place. */
+  /**
+   * The rings of one metric, indexed by GPU index + 1; the array is replaced, never changed in
+   * place.
+   */
   private static final class MetricSlots {
     private volatile SeriesRing[] rings = new SeriesRing[0];
 

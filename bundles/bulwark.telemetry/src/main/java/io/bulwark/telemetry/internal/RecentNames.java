@@ -3,9 +3,10 @@ package io.bulwark.telemetry.internal;
 import java.util.Arrays;
 
 /**
- * Remembers the name last seen at each position of a line (the metric name, the n-th label name or value), so
- * that the next line, which on an exporter's page almost always repeats it, gets the String back by comparing a
- * few bytes instead of hashing them. Misses go to the {@link NameTable}. Not thread-safe.
+ * Remembers the name last seen at each position of a line (the metric name, the n-th label name or
+ * value), so that the next line, which on an exporter's page almost always repeats it, gets the
+ * String back by comparing a few bytes instead of hashing them. Misses go to the {@link NameTable}.
+ * Not thread-safe.
  */
 final class RecentNames {
   private final NameTable table;
@@ -16,7 +17,10 @@ final class RecentNames {
     this.table = table;
   }
 
-  /** Returns the String of the bytes {@code [from, to)} of {@code page} seen at position {@code slot}. */
+  /**
+   * Returns the String of the bytes {@code [from, to)} of {@code page} seen at position {@code
+   * slot}.
+   */
   String get(int slot, byte[] page, int from, int to) {
     if (slot < bytes.length) {
       byte[] recent = bytes[slot];

@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Scrapes every known target once per interval with one shared, non-blocking HTTP client, and parses the pages
- * on a small pool of parsing workers so that the event loops only move bytes. Targets come and go with
- * {@link #setTargets}; a target that stays keeps its parser and status. Thread-safe.
+ * Scrapes every known target once per interval with one shared, non-blocking HTTP client, and
+ * parses the pages on a small pool of parsing workers so that the event loops only move bytes.
+ * Targets come and go with {@link #setTargets}; a target that stays keeps its parser and status.
+ * Thread-safe.
  */
 final class ScrapeLoop implements AutoCloseable {
   private static final String PARSER_POOL = "bulwark-telemetry-parse";
@@ -39,18 +40,20 @@ final class ScrapeLoop implements AutoCloseable {
     this.options = options;
     this.clock = clock;
     int cores = Runtime.getRuntime().availableProcessors();
-    HttpClientOptions http = new HttpClientOptions()
-        .setName("bulwark-telemetry")
-        .setConnectTimeout((int) options.scrapeTimeoutMillis())
-        .setKeepAlive(true)
-        .setKeepAliveTimeout((int) Math.max(10, 3 * options.scrapeIntervalMillis() / 1000));
-    // Vert.x pools connections per host:port; a few targets may share one exporter address (different paths),
+    HttpClientOptions http =
+        new HttpClientOptions()
+            .setName("bulwark-telemetry")
+            .setConnectTimeout((int) options.scrapeTimeoutMillis())
+            .setKeepAlive(true)
+            .setKeepAliveTimeout((int) Math.max(10, 3 * options.scrapeIntervalMillis() / 1000));
+    // Vert.x pools connections per host:port; a few targets may share one exporter address
+    // (different paths),
     // and a hanging one must not make the others queue behind it.
-    PoolOptions pool = new PoolOptions()
-        .setHttp1MaxSize(8)
-        .setEventLoopSize(Math.max(1, Math.min(8, cores)));
+    PoolOptions pool =
+        new PoolOptions().setHttp1MaxSize(8).setEventLoopSize(Math.max(1, Math.min(8, cores)));
     this.client = vertx.createHttpClient(http, pool);
-    this.parsers = vertx.createSharedWorkerExecutor(PARSER_POOL, Math.max(2, cores / 2), 10, TimeUnit.SECONDS);
+    this.parsers =
+        vertx.createSharedWorkerExecutor(PARSER_POOL, Math.max(2, cores / 2), 10, TimeUnit.SECONDS);
   }
 
   /** Starts scraping every target once per interval. */
@@ -64,13 +67,19 @@ final class ScrapeLoop implements AutoCloseable {
     Map<ScrapeTarget, TargetScraper> next = new LinkedHashMap<>();
     for (ScrapeTarget target : targets) {
       TargetScraper scraper = current.get(target);
-      next.put(target, scraper != null ? scraper : new TargetScraper(
-          target, store, vertx, client, parsers, options.scrapeTimeoutMillis(), clock));
+      next.put(
+          target,
+          scraper != null
+              ? scraper
+              : new TargetScraper(
+                  target, store, vertx, client, parsers, options.scrapeTimeoutMillis(), clock));
     }
     scrapers = Map.copyOf(next);
   }
 
-  /** Scrapes every target now; the future completes when all of them are done, with their statuses. */
+  /**
+   * Scrapes every target now; the future completes when all of them are done, with their statuses.
+   */
   Future<List<TargetStatus>> scrapeAll() {
     List<Future<TargetStatus>> running = new ArrayList<>();
     for (TargetScraper scraper : scrapers.values()) {

@@ -4,10 +4,11 @@ import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 
 /**
- * The recent samples of one series in a fixed-size ring of primitive arrays: the newest sample overwrites the
- * oldest once the ring is full, and nothing is allocated per sample. Samples are kept in time order: one that is
- * not newer than the newest kept is refused. One scrape writes while any number of readers take copies; every
- * method synchronises on the ring, and holds the lock only to copy a few arrays.
+ * The recent samples of one series in a fixed-size ring of primitive arrays: the newest sample
+ * overwrites the oldest once the ring is full, and nothing is allocated per sample. Samples are
+ * kept in time order: one that is not newer than the newest kept is refused. One scrape writes
+ * while any number of readers take copies; every method synchronises on the ring, and holds the
+ * lock only to copy a few arrays.
  */
 final class SeriesRing {
   private final long[] timestamps;
@@ -17,13 +18,16 @@ final class SeriesRing {
 
   SeriesRing(int capacity) {
     if (capacity < 1) {
-      throw new IllegalArgumentException("a series needs room for at least one sample, not " + capacity);
+      throw new IllegalArgumentException(
+          "a series needs room for at least one sample, not " + capacity);
     }
     timestamps = new long[capacity];
     values = new double[capacity];
   }
 
-  /** Appends a sample; returns false (and keeps nothing) if it is not newer than the newest sample. */
+  /**
+   * Appends a sample; returns false (and keeps nothing) if it is not newer than the newest sample.
+   */
   synchronized boolean append(long timestampMillis, double value) {
     if (size > 0 && timestampMillis <= timestamps[physical(size - 1)]) {
       return false;
@@ -73,7 +77,9 @@ final class SeriesRing {
     return timestamps.length;
   }
 
-  /** Returns the logical position (0 = oldest) of the first sample at or after {@code fromMillis}. */
+  /**
+   * Returns the logical position (0 = oldest) of the first sample at or after {@code fromMillis}.
+   */
   private int firstAtOrAfter(long fromMillis) {
     int low = 0;
     int high = size;

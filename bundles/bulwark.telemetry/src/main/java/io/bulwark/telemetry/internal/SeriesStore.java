@@ -17,9 +17,9 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The in-memory store of recent samples, per node, metric and GPU, each series in a ring of {@code retention}
- * samples. Scrapes write through {@link #node}; the telemetry component answers {@link TelemetryQuery} from it.
- * Thread-safe; reads never wait for a scrape to finish and return copies.
+ * The in-memory store of recent samples, per node, metric and GPU, each series in a ring of {@code
+ * retention} samples. Scrapes write through {@link #node}; the telemetry component answers {@link
+ * TelemetryQuery} from it. Thread-safe; reads never wait for a scrape to finish and return copies.
  */
 public final class SeriesStore implements TelemetryQuery {
   private final int retention;
@@ -36,7 +36,9 @@ public final class SeriesStore implements TelemetryQuery {
   /** Returns the record of {@code node} for a scrape to write into, creating it. */
   NodeSeries node(NodeId node) {
     NodeSeries series = nodes.get(node);
-    return series != null ? series : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention));
+    return series != null
+        ? series
+        : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention));
   }
 
   /** Returns the record of {@code node}, or null if telemetry has never heard of it. */
@@ -46,10 +48,14 @@ public final class SeriesStore implements TelemetryQuery {
 
   /** Appends one sample; returns false if it is not newer than the newest sample of its series. */
   boolean append(SeriesId series, long timestampMillis, double value) {
-    return node(series.node()).ringForWriting(series.metric(), series.gpu()).append(timestampMillis, value);
+    return node(series.node())
+        .ringForWriting(series.metric(), series.gpu())
+        .append(timestampMillis, value);
   }
 
-  /** Records a successful scrape of {@code node} at {@code scrapeMillis} that reported {@code gpus}. */
+  /**
+   * Records a successful scrape of {@code node} at {@code scrapeMillis} that reported {@code gpus}.
+   */
   void recordScrape(NodeId node, Collection<Gpu> gpus, long scrapeMillis) {
     node(node).recordScrape(gpus, scrapeMillis);
   }

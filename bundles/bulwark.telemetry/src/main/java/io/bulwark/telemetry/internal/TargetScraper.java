@@ -23,14 +23,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
- * Scrapes one target: fetches its page without blocking (bounded by the scrape timeout and a size limit), parses
- * it on the parsing workers, files the samples, and keeps the {@link TargetStatus}. A scrape never overlaps the
- * previous one of the same target, and whatever goes wrong ends in a DOWN status with an operator's message,
- * never in an exception that could stop the other targets.
+ * Scrapes one target: fetches its page without blocking (bounded by the scrape timeout and a size
+ * limit), parses it on the parsing workers, files the samples, and keeps the {@link TargetStatus}.
+ * A scrape never overlaps the previous one of the same target, and whatever goes wrong ends in a
+ * DOWN status with an operator's message, never in an exception that could stop the other targets.
  */
 final class TargetScraper {
   /** The largest page accepted. */
   static final int MAX_PAGE_BYTES = 16 << 20;
+
   private static final System.Logger LOG = System.getLogger(TargetScraper.class.getName());
   private static final String ACCEPT = "text/plain;version=0.0.4;q=1,*/*;q=0.1";
 
@@ -47,8 +48,14 @@ final class TargetScraper {
   private volatile String loggedProblem = "";
   private volatile String lastNode = "";
 
-  TargetScraper(ScrapeTarget target, SeriesStore store, Vertx vertx, HttpClient client, WorkerExecutor parsers,
-      long timeoutMillis, LongSupplier clock) {
+  TargetScraper(
+      ScrapeTarget target,
+      SeriesStore store,
+      Vertx vertx,
+      HttpClient client,
+      WorkerExecutor parsers,
+      long timeoutMillis,
+      LongSupplier clock) {
     this.target = target;
     this.vertx = vertx;
     this.client = client;
@@ -68,8 +75,8 @@ final class TargetScraper {
   }
 
   /**
-   * Scrapes the target unless its previous scrape is still running. The future always succeeds, with the status
-   * the scrape left (or the current one if it was skipped).
+   * Scrapes the target unless its previous scrape is still running. The future always succeeds,
+   * with the status the scrape left (or the current one if it was skipped).
    */
   Future<TargetStatus> scrape() {
     if (!inFlight.compareAndSet(false, true)) {
@@ -79,59 +86,71 @@ final class TargetScraper {
     long scrapeMillis = clock.getAsLong();
     Future<ParseSummary> scraped;
     try {
-      scraped = fetch().compose(page -> parsers.executeBlocking(() -> ingest(page, scrapeMillis), false));
+      scraped =
+          fetch().compose(page -> parsers.executeBlocking(() -> ingest(page, scrapeMillis), false));
     } catch (RuntimeException e) {
       scraped = Future.failedFuture(e);
     }
-    return scraped.transform(result -> {
-      try {
-        long micros = (System.nanoTime() - startNanos) / 1000;
-        TargetStatus next = result.succeeded()
-            ? up(result.result(), scrapeMillis, micros)
-            : down(result.cause(), scrapeMillis, micros);
-        status = next;
-        return Future.succeededFuture(next);
-      } finally {
-        inFlight.set(false);
-      }
-    });
+    return scraped.transform(
+        result -> {
+          try {
+            long micros = (System.nanoTime() - startNanos) / 1000;
+            TargetStatus next =
+                result.succeeded()
+                    ? up(result.result(), scrapeMillis, micros)
+                    : down(result.cause(), scrapeMillis, micros);
+            status = next;
+            return Future.succeededFuture(next);
+          } finally {
+            inFlight.set(false);
+          }
+        });
   }
 
   private Future<Buffer> fetch() {
-    RequestOptions options = new RequestOptions()
-        .setMethod(HttpMethod.GET)
-        .setAbsoluteURI(target.url())
-        .setConnectTimeout(timeoutMillis)
-        .setFollowRedirects(false)
-        .putHeader(HttpHeaders.ACCEPT, ACCEPT);
+    RequestOptions options =
+        new RequestOptions()
+            .setMethod(HttpMethod.GET)
+            .setAbsoluteURI(target.url())
+            .setConnectTimeout(timeoutMillis)
+            .setFollowRedirects(false)
+            .putHeader(HttpHeaders.ACCEPT, ACCEPT);
     Promise<Buffer> page = Promise.promise();
     AtomicReference<HttpClientRequest> request = new AtomicReference<>();
-    long timer = vertx.setTimer(timeoutMillis, id -> {
-      if (page.tryFail(new ScrapeException(ScrapeFailureText.timeout(target, expectedNode(), timeoutMillis)))) {
-        HttpClientRequest started = request.get();
-        if (started != null) {
-          started.reset();
-        }
-      }
-    });
-    client.request(options)
-        .compose(started -> {
-          request.set(started);
-          if (page.future().isComplete()) {
-            started.reset();
-            return Future.failedFuture(new ScrapeException("scrape abandoned"));
-          }
-          return started.send();
-        })
+    long timer =
+        vertx.setTimer(
+            timeoutMillis,
+            id -> {
+              if (page.tryFail(
+                  new ScrapeException(
+                      ScrapeFailureText.timeout(target, expectedNode(), timeoutMillis)))) {
+                HttpClientRequest started = request.get();
+                if (started != null) {
+                  started.reset();
+                }
+              }
+            });
+    client
+        .request(options)
+        .compose(
+            started -> {
+              request.set(started);
+              if (page.future().isComplete()) {
+                started.reset();
+                return Future.failedFuture(new ScrapeException("scrape abandoned"));
+              }
+              return started.send();
+            })
         .compose(this::readBody)
-        .onComplete(result -> {
-          vertx.cancelTimer(timer);
-          if (result.succeeded()) {
-            page.tryComplete(result.result());
-          } else {
-            page.tryFail(result.cause());
-          }
-        });
+        .onComplete(
+            result -> {
+              vertx.cancelTimer(timer);
+              if (result.succeeded()) {
+                page.tryComplete(result.result());
+              } else {
+                page.tryFail(result.cause());
+              }
+            });
     return page.future();
   }
 
@@ -139,25 +158,36 @@ final class TargetScraper {
     Promise<Buffer> body = Promise.promise();
     Buffer received = Buffer.buffer(64 * 1024);
     response.exceptionHandler(body::tryFail);
-    response.handler(chunk -> {
-      if (received.length() + chunk.length() > MAX_PAGE_BYTES) {
-        if (body.tryFail(new ScrapeException(ScrapeFailureText.tooLarge(target, MAX_PAGE_BYTES)))) {
-          response.request().reset();
-        }
-      } else {
-        received.appendBuffer(chunk);
-      }
-    });
-    response.endHandler(end -> {
-      if (response.statusCode() == 200) {
-        body.tryComplete(received);
-      } else {
-        String start = received.getString(0, Math.min(received.length(), 120), StandardCharsets.UTF_8.name());
-        int newline = start.indexOf('\n');
-        body.tryFail(new ScrapeException(ScrapeFailureText.httpStatus(target, expectedNode(),
-            response.statusCode(), response.statusMessage(), newline < 0 ? start : start.substring(0, newline))));
-      }
-    });
+    response.handler(
+        chunk -> {
+          if (received.length() + chunk.length() > MAX_PAGE_BYTES) {
+            if (body.tryFail(
+                new ScrapeException(ScrapeFailureText.tooLarge(target, MAX_PAGE_BYTES)))) {
+              response.request().reset();
+            }
+          } else {
+            received.appendBuffer(chunk);
+          }
+        });
+    response.endHandler(
+        end -> {
+          if (response.statusCode() == 200) {
+            body.tryComplete(received);
+          } else {
+            String start =
+                received.getString(
+                    0, Math.min(received.length(), 120), StandardCharsets.UTF_8.name());
+            int newline = start.indexOf('\n');
+            body.tryFail(
+                new ScrapeException(
+                    ScrapeFailureText.httpStatus(
+                        target,
+                        expectedNode(),
+                        response.statusCode(),
+                        response.statusMessage(),
+                        newline < 0 ? start : start.substring(0, newline))));
+          }
+        });
     return body.future();
   }
 
@@ -180,13 +210,23 @@ final class TargetScraper {
       if (problem.isEmpty()) {
         LOG.log(Level.INFO, "Target {0} is scraped without problems again", target.url());
       } else {
-        LOG.log(Level.WARNING, "Scraped {0}, but skipped {1}: the exporter on {2} sends lines Bulwark cannot read",
-            target.url(), summary.describeMalformed(), expectedNode());
+        LOG.log(
+            Level.WARNING,
+            "Scraped {0}, but skipped {1}: the exporter on {2} sends lines Bulwark cannot read",
+            target.url(),
+            summary.describeMalformed(),
+            expectedNode());
       }
       loggedProblem = problem;
     }
-    return new TargetStatus(target, Health.UP, lastNode, Instant.ofEpochMilli(scrapeMillis), micros,
-        summary.samples(), "");
+    return new TargetStatus(
+        target,
+        Health.UP,
+        lastNode,
+        Instant.ofEpochMilli(scrapeMillis),
+        micros,
+        summary.samples(),
+        "");
   }
 
   private TargetStatus down(Throwable failure, long scrapeMillis, long micros) {
@@ -195,10 +235,14 @@ final class TargetScraper {
       LOG.log(Level.WARNING, "Scrape of {0} failed: {1}", target.url(), message);
       loggedProblem = message;
     }
-    return new TargetStatus(target, Health.DOWN, lastNode, Instant.ofEpochMilli(scrapeMillis), micros, 0, message);
+    return new TargetStatus(
+        target, Health.DOWN, lastNode, Instant.ofEpochMilli(scrapeMillis), micros, 0, message);
   }
 
-  /** Returns the node this target's samples go to: the last one it reported, else the one its entry names. */
+  /**
+   * Returns the node this target's samples go to: the last one it reported, else the one its entry
+   * names.
+   */
   private String expectedNode() {
     String node = lastNode;
     return node.isEmpty() ? filer.targetNode().value() : node;

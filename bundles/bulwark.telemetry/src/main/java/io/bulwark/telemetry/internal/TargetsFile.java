@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a Prometheus {@code file_sd} document, {@code [{"targets": ["host:port", ...], "labels": {...}}, ...]},
- * into scrape targets. The {@code __metrics_path__} and {@code __scheme__} labels set the path and scheme; other
- * labels starting with {@code __} are dropped, as Prometheus drops them. A document that breaks these rules is
- * refused as a whole, with a message that says which entry is wrong and how.
+ * Reads a Prometheus {@code file_sd} document, {@code [{"targets": ["host:port", ...], "labels":
+ * {...}}, ...]}, into scrape targets. The {@code __metrics_path__} and {@code __scheme__} labels
+ * set the path and scheme; other labels starting with {@code __} are dropped, as Prometheus drops
+ * them. A document that breaks these rules is refused as a whole, with a message that says which
+ * entry is wrong and how.
  */
 final class TargetsFile {
   static final String METRICS_PATH_LABEL = "__metrics_path__";
@@ -33,13 +34,15 @@ final class TargetsFile {
     try {
       entries = new JsonArray(json);
     } catch (DecodeException | ClassCastException e) {
-      throw new IllegalArgumentException("not a JSON array of target groups: " + firstLine(e.getMessage()), e);
+      throw new IllegalArgumentException(
+          "not a JSON array of target groups: " + firstLine(e.getMessage()), e);
     }
     Set<ScrapeTarget> targets = new LinkedHashSet<>();
     for (int i = 0; i < entries.size(); i++) {
       Object entry = entries.getValue(i);
       if (!(entry instanceof JsonObject group)) {
-        throw new IllegalArgumentException("entry " + (i + 1) + " is not an object with \"targets\" and \"labels\"");
+        throw new IllegalArgumentException(
+            "entry " + (i + 1) + " is not an object with \"targets\" and \"labels\"");
       }
       targets.addAll(group(group, i + 1));
     }
@@ -50,15 +53,17 @@ final class TargetsFile {
     Map<String, String> labels = labels(group.getValue("labels"), number);
     String scheme = labels.getOrDefault(SCHEME_LABEL, "http");
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException("entry " + number + ": __scheme__ is '" + scheme + "', not http or https");
+      throw new IllegalArgumentException(
+          "entry " + number + ": __scheme__ is '" + scheme + "', not http or https");
     }
     String path = labels.getOrDefault(METRICS_PATH_LABEL, "/metrics");
     Map<String, String> kept = new LinkedHashMap<>();
-    labels.forEach((name, value) -> {
-      if (!name.startsWith("__")) {
-        kept.put(name, value);
-      }
-    });
+    labels.forEach(
+        (name, value) -> {
+          if (!name.startsWith("__")) {
+            kept.put(name, value);
+          }
+        });
     Object addresses = group.getValue("targets");
     if (!(addresses instanceof JsonArray list)) {
       throw new IllegalArgumentException("entry " + number + " has no \"targets\" array");
@@ -79,13 +84,20 @@ final class TargetsFile {
       return Map.of();
     }
     if (!(labels instanceof JsonObject object)) {
-      throw new IllegalArgumentException("entry " + number + ": \"labels\" is not an object of strings");
+      throw new IllegalArgumentException(
+          "entry " + number + ": \"labels\" is not an object of strings");
     }
     Map<String, String> result = new LinkedHashMap<>();
     for (Map.Entry<String, Object> label : object) {
       if (!(label.getValue() instanceof String value)) {
-        throw new IllegalArgumentException("entry " + number + ": label " + label.getKey() + " is "
-            + label.getValue() + ", not a string");
+        throw new IllegalArgumentException(
+            "entry "
+                + number
+                + ": label "
+                + label.getKey()
+                + " is "
+                + label.getValue()
+                + ", not a string");
       }
       result.put(label.getKey(), value);
     }
@@ -94,11 +106,17 @@ final class TargetsFile {
 
   private static String checkAddress(String address, int number) {
     if (address.contains("://") || address.contains("/") || address.contains(" ")) {
-      throw new IllegalArgumentException("entry " + number + ": target '" + address + "' is not host:port"
-          + " (put the scheme in __scheme__ and the path in __metrics_path__)");
+      throw new IllegalArgumentException(
+          "entry "
+              + number
+              + ": target '"
+              + address
+              + "' is not host:port"
+              + " (put the scheme in __scheme__ and the path in __metrics_path__)");
     }
     if (address.startsWith(":")) {
-      throw new IllegalArgumentException("entry " + number + ": target '" + address + "' has no host");
+      throw new IllegalArgumentException(
+          "entry " + number + ": target '" + address + "' has no host");
     }
     return address;
   }

@@ -13,10 +13,11 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Watches the file_sd targets file: each {@link #poll} looks at its modification time and size and, when they
- * changed, reads it again and hands the new target list on. A file that is missing, unreadable or malformed
- * leaves the previous list in place; the problem is logged once and kept in {@link #problem()} until the file is
- * good again. Polling is safe from any thread; calls are serialised.
+ * Watches the file_sd targets file: each {@link #poll} looks at its modification time and size and,
+ * when they changed, reads it again and hands the new target list on. A file that is missing,
+ * unreadable or malformed leaves the previous list in place; the problem is logged once and kept in
+ * {@link #problem()} until the file is good again. Polling is safe from any thread; calls are
+ * serialised.
  */
 final class TargetsFileWatcher {
   private static final System.Logger LOG = System.getLogger(TargetsFileWatcher.class.getName());
@@ -39,15 +40,24 @@ final class TargetsFileWatcher {
       attributes = Files.readAttributes(file, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
       seenVersion = null;
-      report(Level.INFO, "targets file " + file + " does not exist (yet); Bulwark checks it every second and"
-          + " starts scraping when it appears" + keptTargets());
+      report(
+          Level.INFO,
+          "targets file "
+              + file
+              + " does not exist (yet); Bulwark checks it every second and"
+              + " starts scraping when it appears"
+              + keptTargets());
       return;
     } catch (IOException e) {
       seenVersion = null;
-      report(Level.WARNING, "cannot read targets file " + file + ": " + e.getMessage() + keptTargets());
+      report(
+          Level.WARNING,
+          "cannot read targets file " + file + ": " + e.getMessage() + keptTargets());
       return;
     }
-    Object version = List.of(attributes.lastModifiedTime(), attributes.size(), String.valueOf(attributes.fileKey()));
+    Object version =
+        List.of(
+            attributes.lastModifiedTime(), attributes.size(), String.valueOf(attributes.fileKey()));
     if (version.equals(seenVersion)) {
       return;
     }
@@ -56,7 +66,9 @@ final class TargetsFileWatcher {
       read = TargetsFile.parse(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       seenVersion = version;
-      report(Level.WARNING, "targets file " + file + " is malformed, fix it: " + e.getMessage() + keptTargets());
+      report(
+          Level.WARNING,
+          "targets file " + file + " is malformed, fix it: " + e.getMessage() + keptTargets());
       return;
     }
     seenVersion = version;

@@ -4,29 +4,39 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
- * The checked, immutable form of {@link TelemetryConfig}. Building it refuses values telemetry cannot work with,
- * naming the property and the value, so that a wrong configuration fails activation instead of scraping badly.
+ * The checked, immutable form of {@link TelemetryConfig}. Building it refuses values telemetry
+ * cannot work with, naming the property and the value, so that a wrong configuration fails
+ * activation instead of scraping badly.
  */
-public record TelemetryOptions(Path fileSd, long scrapeIntervalMillis, long scrapeTimeoutMillis, int retentionSamples) {
+public record TelemetryOptions(
+    Path fileSd, long scrapeIntervalMillis, long scrapeTimeoutMillis, int retentionSamples) {
   /** The configuration PID of telemetry. */
   public static final String PID = "io.bulwark.telemetry";
+
   /** The smallest retention accepted. */
   public static final int MIN_RETENTION = 10;
 
   /**
-   * @throws IllegalArgumentException if a value is out of range; the message names the property and the value
+   * @throws IllegalArgumentException if a value is out of range; the message names the property and
+   *     the value
    */
   public TelemetryOptions {
     if (fileSd == null) {
-      throw new IllegalArgumentException("fileSd must be the path of the file_sd targets file, got null");
+      throw new IllegalArgumentException(
+          "fileSd must be the path of the file_sd targets file, got null");
     }
     if (scrapeIntervalMillis <= 0) {
       throw new IllegalArgumentException(
-          "scrapeIntervalMillis must be a positive number of milliseconds, got " + scrapeIntervalMillis);
+          "scrapeIntervalMillis must be a positive number of milliseconds, got "
+              + scrapeIntervalMillis);
     }
     if (scrapeTimeoutMillis <= 0 || scrapeTimeoutMillis >= scrapeIntervalMillis) {
-      throw new IllegalArgumentException("scrapeTimeoutMillis must be positive and shorter than"
-          + " scrapeIntervalMillis (" + scrapeIntervalMillis + "), got " + scrapeTimeoutMillis);
+      throw new IllegalArgumentException(
+          "scrapeTimeoutMillis must be positive and shorter than"
+              + " scrapeIntervalMillis ("
+              + scrapeIntervalMillis
+              + "), got "
+              + scrapeTimeoutMillis);
     }
     if (retentionSamples < MIN_RETENTION) {
       throw new IllegalArgumentException(
@@ -37,20 +47,26 @@ public record TelemetryOptions(Path fileSd, long scrapeIntervalMillis, long scra
   /**
    * Converts the configuration.
    *
-   * @throws IllegalArgumentException if a value is out of range; the message names the property and the value
+   * @throws IllegalArgumentException if a value is out of range; the message names the property and
+   *     the value
    */
   public static TelemetryOptions from(TelemetryConfig config) {
     String file = config.fileSd();
     if (file == null || file.isBlank()) {
-      throw new IllegalArgumentException("fileSd must be the path of the file_sd targets file, got '" + file + "'");
+      throw new IllegalArgumentException(
+          "fileSd must be the path of the file_sd targets file, got '" + file + "'");
     }
     Path path;
     try {
       path = Path.of(file.strip());
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("fileSd is not a valid path: '" + file + "' (" + e.getReason() + ")", e);
+      throw new IllegalArgumentException(
+          "fileSd is not a valid path: '" + file + "' (" + e.getReason() + ")", e);
     }
     return new TelemetryOptions(
-        path, config.scrapeIntervalMillis(), config.scrapeTimeoutMillis(), config.retentionSamples());
+        path,
+        config.scrapeIntervalMillis(),
+        config.scrapeTimeoutMillis(),
+        config.retentionSamples());
   }
 }

@@ -3,15 +3,16 @@ package io.bulwark.telemetry.internal;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads the value and timestamp tokens of the text exposition format straight from the page's bytes: decimal
- * floats (with optional exponent), {@code NaN}, {@code +Inf}, {@code -Inf} (case-insensitive, as Prometheus
- * accepts them) and integer millisecond timestamps. Common values are computed exactly without allocating; rare
- * long ones fall back to {@link Double#parseDouble}. Not thread-safe: one instance per parser.
+ * Reads the value and timestamp tokens of the text exposition format straight from the page's
+ * bytes: decimal floats (with optional exponent), {@code NaN}, {@code +Inf}, {@code -Inf}
+ * (case-insensitive, as Prometheus accepts them) and integer millisecond timestamps. Common values
+ * are computed exactly without allocating; rare long ones fall back to {@link Double#parseDouble}.
+ * Not thread-safe: one instance per parser.
  */
 final class ValueText {
   private static final double[] POWERS_OF_TEN = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-    1e19, 1e20, 1e21, 1e22
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22
   };
   private static final long EXACT_MANTISSA = 1L << 53;
   private static final int MAX_DIGITS = 18;
@@ -114,7 +115,8 @@ final class ValueText {
     if (mantissa == 0) {
       value = 0.0;
     } else if (!truncated && mantissa <= EXACT_MANTISSA && exponent >= -22 && exponent <= 22) {
-      value = exponent >= 0 ? mantissa * POWERS_OF_TEN[exponent] : mantissa / POWERS_OF_TEN[-exponent];
+      value =
+          exponent >= 0 ? mantissa * POWERS_OF_TEN[exponent] : mantissa / POWERS_OF_TEN[-exponent];
     } else {
       value = Double.parseDouble(new String(b, from, to - from, StandardCharsets.ISO_8859_1));
       number = value;
@@ -124,7 +126,10 @@ final class ValueText {
     return true;
   }
 
-  /** Reads a signed decimal integer that fits a long from {@code [from, to)}; returns false otherwise. */
+  /**
+   * Reads a signed decimal integer that fits a long from {@code [from, to)}; returns false
+   * otherwise.
+   */
   boolean readInteger(byte[] b, int from, int to) {
     int p = from;
     boolean negative = p < to && b[p] == '-';

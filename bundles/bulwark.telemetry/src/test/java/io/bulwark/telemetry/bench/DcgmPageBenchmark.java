@@ -23,10 +23,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Measures how many samples one thread parses and files per second: a realistic dcgm-exporter page (8 GPUs x 30
- * fields, HELP and TYPE lines, dcgm-exporter's full label set) is parsed and ingested into the ring buffers, as
- * one scrape does. The score is in samples per second (one operation = one sample). Run it as BENCHMARK.md says;
- * it is not a test and never runs in {@code mvn verify}.
+ * Measures how many samples one thread parses and files per second: a realistic dcgm-exporter page
+ * (8 GPUs x 30 fields, HELP and TYPE lines, dcgm-exporter's full label set) is parsed and ingested
+ * into the ring buffers, as one scrape does. The score is in samples per second (one operation =
+ * one sample). Run it as BENCHMARK.md says; it is not a test and never runs in {@code mvn verify}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -49,7 +49,9 @@ public class DcgmPageBenchmark {
   public void setUp() {
     page = DcgmExporterPage.render("gpu-node-007", GPUS, 1).getBytes(UTF_8);
     parser = new ExpositionParser();
-    filer = new DcgmSampleFiler(new SeriesStore(600), new ScrapeTarget("10.0.0.7:9400", null, null, Map.of()));
+    filer =
+        new DcgmSampleFiler(
+            new SeriesStore(600), new ScrapeTarget("10.0.0.7:9400", null, null, Map.of()));
     scrapeMillis = 1_700_000_000_000L;
     if (scrape().samples() != SAMPLES_PER_PAGE || filer.filed() != SAMPLES_PER_PAGE) {
       throw new IllegalStateException("the page did not file " + SAMPLES_PER_PAGE + " samples");

@@ -38,20 +38,27 @@ class DcgmSampleFilerTest {
 
   @Test
   void filesEveryGpuSeriesOfARealPageAtTheScrapeTime() {
-    DcgmSampleFiler filer = scrape(target("10.0.0.7:9400", Map.of()), DcgmExporterPage.render("gpu-node-007", 8, 3),
-        1_000);
+    DcgmSampleFiler filer =
+        scrape(
+            target("10.0.0.7:9400", Map.of()),
+            DcgmExporterPage.render("gpu-node-007", 8, 3),
+            1_000);
 
     assertThat(filer.filed()).isEqualTo(240);
     assertThat(store.nodes()).containsExactly(NODE);
-    assertThat(store.metrics(NODE)).hasSize(30)
+    assertThat(store.metrics(NODE))
+        .hasSize(30)
         .contains(DcgmField.GPU_TEMP, DcgmField.CLOCKS_EVENT_REASONS)
         .doesNotContain(DcgmField.CLOCK_THROTTLE_REASONS);
     int tempField = 3;
     assertThat(DcgmExporterPage.FIELDS.get(tempField).name()).isEqualTo(DcgmField.GPU_TEMP);
     assertThat(store.latest(SeriesId.of(NODE, 5, DcgmField.GPU_TEMP)).value())
         .isEqualTo(DcgmExporterPage.value(tempField, 5, 3));
-    assertThat(store.latest(SeriesId.of(NODE, 5, DcgmField.GPU_TEMP)).timestampMillis()).isEqualTo(1_000);
-    assertThat(store.reportedGpus(NODE)).hasSize(8).first()
+    assertThat(store.latest(SeriesId.of(NODE, 5, DcgmField.GPU_TEMP)).timestampMillis())
+        .isEqualTo(1_000);
+    assertThat(store.reportedGpus(NODE))
+        .hasSize(8)
+        .first()
         .isEqualTo(new Gpu(0, DcgmExporterPage.uuid("gpu-node-007", 0), "NVIDIA H100 80GB HBM3"));
     assertThat(store.lastScrapeMillis(NODE)).hasValue(1_000);
   }
@@ -73,38 +80,56 @@ class DcgmSampleFilerTest {
     String withHostname = "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-007\"} 40\n";
     String withoutHostname = "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} 41\n";
 
-    assertThat(nodeOf(target("10.0.0.5:9400", Map.of("node", "rack1-n5")), withHostname)).isEqualTo(NODE);
+    assertThat(nodeOf(target("10.0.0.5:9400", Map.of("node", "rack1-n5")), withHostname))
+        .isEqualTo(NODE);
     assertThat(nodeOf(target("10.0.0.5:9400", Map.of("node", "rack1-n5")), withoutHostname))
         .isEqualTo(NodeId.of("rack1-n5"));
-    assertThat(nodeOf(target("10.0.0.5:9400", Map.of()), withoutHostname)).isEqualTo(NodeId.of("10.0.0.5"));
-    assertThat(nodeOf(target("10.0.0.6:9400", Map.of()), "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"\"} 1\n"))
+    assertThat(nodeOf(target("10.0.0.5:9400", Map.of()), withoutHostname))
+        .isEqualTo(NodeId.of("10.0.0.5"));
+    assertThat(
+            nodeOf(
+                target("10.0.0.6:9400", Map.of()),
+                "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"\"} 1\n"))
         .isEqualTo(NodeId.of("10.0.0.6"));
-    assertThat(store.nodes()).extracting(NodeId::value)
+    assertThat(store.nodes())
+        .extracting(NodeId::value)
         .containsExactlyInAnyOrder("gpu-node-007", "rack1-n5", "10.0.0.5", "10.0.0.6");
   }
 
   @Test
   void filesSamplesWithoutGpuLabelAsNodeLevelAndIgnoresOtherMetrics() {
-    DcgmSampleFiler filer = scrape(target("h:9400", Map.of()), """
+    DcgmSampleFiler filer =
+        scrape(
+            target("h:9400", Map.of()),
+            """
         DCGM_FI_DEV_GPU_TEMP{gpu="0",Hostname="gpu-node-007"} 40
         DCGM_FI_DEV_NVSWITCH_TEMP{Hostname="gpu-node-007"} 55
         go_goroutines 17
         process_cpu_seconds_total{Hostname="gpu-node-007"} 3
-        """, 10);
+        """,
+            10);
 
     assertThat(filer.filed()).isEqualTo(2);
     assertThat(filer.ignored()).isEqualTo(2);
-    assertThat(store.latest(SeriesId.of(NODE, SeriesId.NODE_LEVEL, "DCGM_FI_DEV_NVSWITCH_TEMP")).value())
+    assertThat(
+            store
+                .latest(SeriesId.of(NODE, SeriesId.NODE_LEVEL, "DCGM_FI_DEV_NVSWITCH_TEMP"))
+                .value())
         .isEqualTo(55);
-    assertThat(store.metrics(NODE)).containsExactly("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_NVSWITCH_TEMP");
+    assertThat(store.metrics(NODE))
+        .containsExactly("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_NVSWITCH_TEMP");
     assertThat(store.reportedGpus(NODE)).extracting(Gpu::index).containsExactly(0);
   }
 
   @Test
   void usesTheExpositionTimestampWhenThePageGivesOne() {
-    scrape(target("h:9400", Map.of()), "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"gpu-node-007\"} 40 777\n", 999);
+    scrape(
+        target("h:9400", Map.of()),
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"gpu-node-007\"} 40 777\n",
+        999);
 
-    assertThat(store.latest(SeriesId.of(NODE, 1, DcgmField.GPU_TEMP)).timestampMillis()).isEqualTo(777);
+    assertThat(store.latest(SeriesId.of(NODE, 1, DcgmField.GPU_TEMP)).timestampMillis())
+        .isEqualTo(777);
     assertThat(store.lastScrapeMillis(NODE)).hasValue(999);
   }
 
@@ -112,28 +137,36 @@ class DcgmSampleFilerTest {
   void dropsSamplesWithABrokenGpuLabelOrAnOldTimestamp() {
     DcgmSampleFiler filer = new DcgmSampleFiler(store, target("h:9400", Map.of()));
     scrape(filer, "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-007\"} 40 500\n", 1);
-    scrape(filer, """
+    scrape(
+        filer,
+        """
         DCGM_FI_DEV_GPU_TEMP{gpu="x",Hostname="gpu-node-007"} 1
         DCGM_FI_DEV_GPU_TEMP{gpu="99999",Hostname="gpu-node-007"} 1
         DCGM_FI_DEV_GPU_TEMP{gpu="0",Hostname="gpu-node-007"} 41 400
-        """, 2);
+        """,
+        2);
 
     assertThat(filer.badGpuLabel()).isEqualTo(2);
     assertThat(filer.outOfOrder()).isEqualTo(1);
     assertThat(filer.filed()).isZero();
-    assertThat(store.window(SeriesId.of(NODE, 0, DcgmField.GPU_TEMP), 0).values()).containsExactly(40);
+    assertThat(store.window(SeriesId.of(NODE, 0, DcgmField.GPU_TEMP), 0).values())
+        .containsExactly(40);
   }
 
   @Test
   void reportedGpusFollowTheLatestScrape() {
     DcgmSampleFiler filer = new DcgmSampleFiler(store, target("h:9400", Map.of()));
     scrape(filer, DcgmExporterPage.render("gpu-node-007", 8, 1), 1_000);
-    String sevenGpus = DcgmExporterPage.render("gpu-node-007", 8, 2).lines()
-        .filter(line -> !line.contains("gpu=\"6\""))
-        .reduce("", (page, line) -> page + line + "\n");
+    String sevenGpus =
+        DcgmExporterPage.render("gpu-node-007", 8, 2)
+            .lines()
+            .filter(line -> !line.contains("gpu=\"6\""))
+            .reduce("", (page, line) -> page + line + "\n");
     scrape(filer, sevenGpus, 2_000);
 
-    assertThat(store.reportedGpus(NODE)).extracting(Gpu::index).containsExactly(0, 1, 2, 3, 4, 5, 7);
+    assertThat(store.reportedGpus(NODE))
+        .extracting(Gpu::index)
+        .containsExactly(0, 1, 2, 3, 4, 5, 7);
     assertThat(store.lastScrapeMillis(NODE)).hasValue(2_000);
   }
 

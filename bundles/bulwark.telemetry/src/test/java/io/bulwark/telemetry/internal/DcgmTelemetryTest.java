@@ -31,10 +31,15 @@ class DcgmTelemetryTest {
   @BeforeEach
   void startExporter() throws Exception {
     vertx = Vertx.vertx();
-    exporter = vertx.createHttpServer()
-        .requestHandler(request -> request.response().end(DcgmExporterPage.render("gpu-node-003", 4, 1)))
-        .listen(0, "127.0.0.1")
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    exporter =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                request -> request.response().end(DcgmExporterPage.render("gpu-node-003", 4, 1)))
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
   }
 
   @AfterEach
@@ -53,31 +58,39 @@ class DcgmTelemetryTest {
   @Test
   void startsWithoutTargetsFileAndScrapesOnceItAppears() throws Exception {
     Path file = dir.resolve("sim-targets.json");
-    DcgmTelemetry telemetry = new DcgmTelemetry(vertx, TelemetryOptionsTest.config(file.toString(), 400, 300, 10));
+    DcgmTelemetry telemetry =
+        new DcgmTelemetry(vertx, TelemetryOptionsTest.config(file.toString(), 400, 300, 10));
     try {
       List<TargetStatus> before = telemetry.targets();
       assertThat(before).hasSize(1);
       assertThat(before.get(0).health()).isEqualTo(Health.DOWN);
-      assertThat(before.get(0).target().url()).isEqualTo("file://localhost" + file.toAbsolutePath());
+      assertThat(before.get(0).target().url())
+          .isEqualTo("file://localhost" + file.toAbsolutePath());
       assertThat(before.get(0).lastError()).contains("does not exist (yet)");
       assertThat(telemetry.nodes()).isEmpty();
 
       Files.writeString(file, "[{\"targets\":[\"127.0.0.1:" + exporter.actualPort() + "\"]}]");
 
       AtomicReference<List<TargetStatus>> statuses = new AtomicReference<>();
-      waitFor("three scrapes of the node, the last one good", () -> {
-        statuses.set(telemetry.targets());
-        return telemetry.window(SeriesId.of(NODE, 2, DcgmField.GPU_TEMP), 0).size() >= 3
-            && statuses.get().get(0).health() == Health.UP;
-      });
-      assertThat(statuses.get()).singleElement().satisfies(status -> {
-        assertThat(status.health()).isEqualTo(Health.UP);
-        assertThat(status.node()).isEqualTo("gpu-node-003");
-        assertThat(status.samples()).isEqualTo(120);
-      });
+      waitFor(
+          "three scrapes of the node, the last one good",
+          () -> {
+            statuses.set(telemetry.targets());
+            return telemetry.window(SeriesId.of(NODE, 2, DcgmField.GPU_TEMP), 0).size() >= 3
+                && statuses.get().get(0).health() == Health.UP;
+          });
+      assertThat(statuses.get())
+          .singleElement()
+          .satisfies(
+              status -> {
+                assertThat(status.health()).isEqualTo(Health.UP);
+                assertThat(status.node()).isEqualTo("gpu-node-003");
+                assertThat(status.samples()).isEqualTo(120);
+              });
       assertThat(telemetry.nodes()).containsExactly(NODE);
       assertThat(telemetry.reportedGpus(NODE)).extracting(Gpu::index).containsExactly(0, 1, 2, 3);
-      assertThat(telemetry.metrics(NODE)).contains(DcgmField.SM_ACTIVE, DcgmField.ECC_DBE_VOL_TOTAL);
+      assertThat(telemetry.metrics(NODE))
+          .contains(DcgmField.SM_ACTIVE, DcgmField.ECC_DBE_VOL_TOTAL);
       assertThat(telemetry.lastScrapeMillis(NODE)).isPresent();
       assertThat(telemetry.latest(SeriesId.of(NODE, 2, DcgmField.GPU_TEMP)).value())
           .isEqualTo(DcgmExporterPage.value(3, 2, 1));
@@ -90,7 +103,8 @@ class DcgmTelemetryTest {
   void aMalformedTargetsFileShowsInTheTargetsAndKeepsScraping() throws Exception {
     Path file = dir.resolve("targets.json");
     Files.writeString(file, "[{\"targets\":[\"127.0.0.1:" + exporter.actualPort() + "\"]}]");
-    DcgmTelemetry telemetry = new DcgmTelemetry(vertx, TelemetryOptionsTest.config(file.toString(), 400, 300, 10));
+    DcgmTelemetry telemetry =
+        new DcgmTelemetry(vertx, TelemetryOptionsTest.config(file.toString(), 400, 300, 10));
     try {
       waitFor("the target to be up", () -> telemetry.targets().get(0).health() == Health.UP);
 
@@ -99,10 +113,14 @@ class DcgmTelemetryTest {
       waitFor("the file problem", () -> telemetry.targets().size() == 2);
       long scraped = telemetry.lastScrapeMillis(NODE).orElseThrow();
       waitFor("another scrape", () -> telemetry.lastScrapeMillis(NODE).orElseThrow() > scraped);
-      assertThat(telemetry.targets()).filteredOn(status -> status.target().scheme().equals("file"))
+      assertThat(telemetry.targets())
+          .filteredOn(status -> status.target().scheme().equals("file"))
           .singleElement()
-          .satisfies(status -> assertThat(status.lastError()).contains("is malformed")
-              .endsWith("still scraping the previous 1 targets"));
+          .satisfies(
+              status ->
+                  assertThat(status.lastError())
+                      .contains("is malformed")
+                      .endsWith("still scraping the previous 1 targets"));
     } finally {
       telemetry.stop();
     }
@@ -110,7 +128,8 @@ class DcgmTelemetryTest {
 
   @Test
   void refusesToStartWithAnInvalidConfiguration() {
-    assertThatThrownBy(() -> new DcgmTelemetry(vertx, TelemetryOptionsTest.config("t.json", 1000, 1000, 600)))
+    assertThatThrownBy(
+            () -> new DcgmTelemetry(vertx, TelemetryOptionsTest.config("t.json", 1000, 1000, 600)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("scrapeTimeoutMillis")
         .hasMessageContaining("1000");

@@ -20,7 +20,9 @@ class ExpositionParserTest {
 
   @Test
   void readsAValidPageWithHelpTypeAndLabels() {
-    ParseSummary summary = parse("""
+    ParseSummary summary =
+        parse(
+            """
         # HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).
         # TYPE DCGM_FI_DEV_GPU_TEMP gauge
         DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-a",Hostname="gpu-node-007"} 45
@@ -33,29 +35,40 @@ class ExpositionParserTest {
     assertThat(summary.lines()).isEqualTo(5);
     assertThat(sink.help).containsEntry("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).");
     assertThat(sink.types).containsEntry("DCGM_FI_DEV_GPU_TEMP", "gauge");
-    assertThat(sink.samples.get(0)).isEqualTo(new RecordingSink.Line(3, "DCGM_FI_DEV_GPU_TEMP",
-        Map.of("gpu", "0", "UUID", "GPU-a", "Hostname", "gpu-node-007"), 45, null));
+    assertThat(sink.samples.get(0))
+        .isEqualTo(
+            new RecordingSink.Line(
+                3,
+                "DCGM_FI_DEV_GPU_TEMP",
+                Map.of("gpu", "0", "UUID", "GPU-a", "Hostname", "gpu-node-007"),
+                45,
+                null));
     assertThat(sink.samples.get(1).value()).isEqualTo(47.5);
     assertThat(sink.samples.get(2)).isEqualTo(new RecordingSink.Line(5, "up", Map.of(), 1, null));
   }
 
   @Test
   void resolvesEscapesInLabelValuesAndHelp() {
-    ParseSummary summary = parse("# HELP m a \\\\ back\\nslash \\\"kept\n"
-        + "m{path=\"C:\\\\dir\\\\f\",quote=\"say \\\"hi\\\"\",lines=\"a\\nb\",odd=\"\\t\"} 1\n");
+    ParseSummary summary =
+        parse(
+            "# HELP m a \\\\ back\\nslash \\\"kept\n"
+                + "m{path=\"C:\\\\dir\\\\f\",quote=\"say \\\"hi\\\"\",lines=\"a\\nb\",odd=\"\\t\"} 1\n");
 
     assertThat(summary.samples()).isEqualTo(1);
     assertThat(sink.help.get("m")).isEqualTo("a \\ back\nslash \\\"kept");
-    assertThat(sink.samples.get(0).labels()).containsExactly(
-        Map.entry("path", "C:\\dir\\f"),
-        Map.entry("quote", "say \"hi\""),
-        Map.entry("lines", "a\nb"),
-        Map.entry("odd", "\\t"));
+    assertThat(sink.samples.get(0).labels())
+        .containsExactly(
+            Map.entry("path", "C:\\dir\\f"),
+            Map.entry("quote", "say \"hi\""),
+            Map.entry("lines", "a\nb"),
+            Map.entry("odd", "\\t"));
   }
 
   @Test
   void acceptsWhitespaceTrailingCommaEmptyLabelsAndUtf8() {
-    ParseSummary summary = parse("""
+    ParseSummary summary =
+        parse(
+            """
         m1 { a = "x" , b="y", } 2
         m2{} 3
         m3\t4
@@ -63,14 +76,18 @@ class ExpositionParserTest {
         """);
 
     assertThat(summary.malformed()).isZero();
-    assertThat(sink.samples).extracting(RecordingSink.Line::value).containsExactly(2.0, 3.0, 4.0, 5.0);
-    assertThat(sink.samples.get(0).labels()).containsExactly(Map.entry("a", "x"), Map.entry("b", "y"));
+    assertThat(sink.samples)
+        .extracting(RecordingSink.Line::value)
+        .containsExactly(2.0, 3.0, 4.0, 5.0);
+    assertThat(sink.samples.get(0).labels())
+        .containsExactly(Map.entry("a", "x"), Map.entry("b", "y"));
     assertThat(sink.samples.get(3).labels()).containsEntry("host", "nœud-7");
   }
 
   @Test
   void readsSpecialValues() {
-    parse("""
+    parse(
+        """
         a NaN
         b +Inf
         c -Inf
@@ -85,10 +102,23 @@ class ExpositionParserTest {
         l 0.1000000000000000055511151231257827
         """);
 
-    assertThat(sink.samples).extracting(RecordingSink.Line::value).containsExactly(Double.NaN,
-        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, -0.0, 1500.0, -0.025, 0.5,
-        7.0, Double.POSITIVE_INFINITY, 1.2345678901234568E29, 0.1);
-    assertThat(Double.doubleToRawLongBits(sink.samples.get(4).value())).isEqualTo(Double.doubleToRawLongBits(-0.0));
+    assertThat(sink.samples)
+        .extracting(RecordingSink.Line::value)
+        .containsExactly(
+            Double.NaN,
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY,
+            -0.0,
+            1500.0,
+            -0.025,
+            0.5,
+            7.0,
+            Double.POSITIVE_INFINITY,
+            1.2345678901234568E29,
+            0.1);
+    assertThat(Double.doubleToRawLongBits(sink.samples.get(4).value()))
+        .isEqualTo(Double.doubleToRawLongBits(-0.0));
   }
 
   @Test
@@ -97,12 +127,18 @@ class ExpositionParserTest {
     StringBuilder page = new StringBuilder();
     double[] expected = new double[2000];
     for (int i = 0; i < expected.length; i++) {
-      String text = switch (i % 4) {
-        case 0 -> Double.toString(random.nextDouble() * Math.pow(10, random.nextInt(30) - 15));
-        case 1 -> Long.toString(random.nextLong() >> random.nextInt(60));
-        case 2 -> String.format(java.util.Locale.ROOT, "%.6f", random.nextDouble() * 1000);
-        default -> random.nextInt(100000) + "." + random.nextInt(1000) + "e" + (random.nextInt(40) - 20);
-      };
+      String text =
+          switch (i % 4) {
+            case 0 -> Double.toString(random.nextDouble() * Math.pow(10, random.nextInt(30) - 15));
+            case 1 -> Long.toString(random.nextLong() >> random.nextInt(60));
+            case 2 -> String.format(java.util.Locale.ROOT, "%.6f", random.nextDouble() * 1000);
+            default ->
+                random.nextInt(100000)
+                    + "."
+                    + random.nextInt(1000)
+                    + "e"
+                    + (random.nextInt(40) - 20);
+          };
       expected[i] = Double.parseDouble(text);
       page.append("v ").append(text).append(' ').append(i + 1).append('\n');
     }
@@ -117,13 +153,16 @@ class ExpositionParserTest {
 
   @Test
   void readsTimestamps() {
-    parse("""
+    parse(
+        """
         a 1 1700000000123
         b{x="y"} 2 -5
         c 3
         """);
 
-    assertThat(sink.samples).extracting(RecordingSink.Line::timestamp).containsExactly(1700000000123L, -5L, null);
+    assertThat(sink.samples)
+        .extracting(RecordingSink.Line::timestamp)
+        .containsExactly(1700000000123L, -5L, null);
   }
 
   @Test
@@ -136,7 +175,10 @@ class ExpositionParserTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       {gpu="0"} 1                          | expected a metric name, found '{gpu="0"} 1'
       9lives 1                             | expected a metric name
       foo-bar 1                            | invalid character '-' in metric name
@@ -171,7 +213,9 @@ class ExpositionParserTest {
     assertThat(summary.firstMalformed().get(0).line()).isEqualTo(2);
     assertThat(summary.firstMalformed().get(0).reason()).startsWith(reason);
     assertThat(summary.isGarbage()).isFalse();
-    assertThat(sink.samples).extracting(RecordingSink.Line::name).containsExactly("good", "also_good");
+    assertThat(sink.samples)
+        .extracting(RecordingSink.Line::name)
+        .containsExactly("good", "also_good");
   }
 
   @Test
@@ -183,11 +227,12 @@ class ExpositionParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-    "<html><body><h1>502 Bad Gateway</h1></body></html>\n<p>nginx</p>\n",
-    "{\"status\":\"error\",\"message\":\"not found\"}",
-    "\u0000\u0001\u0002binary\u00ff junk\n"
-  })
+  @ValueSource(
+      strings = {
+        "<html><body><h1>502 Bad Gateway</h1></body></html>\n<p>nginx</p>\n",
+        "{\"status\":\"error\",\"message\":\"not found\"}",
+        "\u0000\u0001\u0002binary\u00ff junk\n"
+      })
   void reportsAPageOfGarbageAsGarbage(String page) {
     ParseSummary summary = parse(page);
 
@@ -208,7 +253,8 @@ class ExpositionParserTest {
 
     assertThat(summary.malformed()).isEqualTo(50);
     assertThat(summary.firstMalformed()).hasSize(5);
-    assertThat(summary.describeMalformed()).isEqualTo("50 malformed lines (line 1: x has no value)");
+    assertThat(summary.describeMalformed())
+        .isEqualTo("50 malformed lines (line 1: x has no value)");
   }
 
   @Test
@@ -221,8 +267,15 @@ class ExpositionParserTest {
     assertThat(first.samples()).isEqualTo(240);
     assertThat(second.samples()).isEqualTo(240);
     assertThat(first.malformed()).isZero();
-    assertThat(sink.samples.get(0).labels()).containsOnlyKeys(
-        "gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION");
+    assertThat(sink.samples.get(0).labels())
+        .containsOnlyKeys(
+            "gpu",
+            "UUID",
+            "pci_bus_id",
+            "device",
+            "modelName",
+            "Hostname",
+            "DCGM_FI_DRIVER_VERSION");
     assertThat(sink.samples.get(0).labels().get("UUID")).isSameAs(firstUuid);
     assertThat(sink.samples.get(0).value()).isEqualTo(DcgmExporterPage.value(0, 0, 2));
   }

@@ -11,7 +11,9 @@ class NodeNamingTest {
 
   @Test
   void prefersTheNodeLabelOverTheAddress() {
-    assertThat(NodeNaming.forTarget(new ScrapeTarget("10.0.0.5:9400", null, null, Map.of("node", "gpu-node-005"))))
+    assertThat(
+            NodeNaming.forTarget(
+                new ScrapeTarget("10.0.0.5:9400", null, null, Map.of("node", "gpu-node-005"))))
         .isEqualTo(NodeId.of("gpu-node-005"));
     assertThat(NodeNaming.forTarget(new ScrapeTarget("10.0.0.5:9400", null, null, Map.of())))
         .isEqualTo(NodeId.of("10.0.0.5"));
@@ -21,7 +23,8 @@ class NodeNamingTest {
   void prefersTheHostnameLabelOverTheTarget() {
     ScrapeTarget target = new ScrapeTarget("10.0.0.5:9400", null, null, Map.of("node", "n5"));
 
-    assertThat(NodeNaming.forHostname("gpu-node-005.cluster", target)).isEqualTo(NodeId.of("gpu-node-005.cluster"));
+    assertThat(NodeNaming.forHostname("gpu-node-005.cluster", target))
+        .isEqualTo(NodeId.of("gpu-node-005.cluster"));
     assertThat(NodeNaming.forHostname("  ", target)).isEqualTo(NodeId.of("n5"));
     assertThat(NodeNaming.forHostname(null, target)).isEqualTo(NodeId.of("n5"));
   }

@@ -19,8 +19,13 @@ final class RecordingSink implements ExpositionSink {
     for (int i = 0; i < line.labelCount(); i++) {
       labels.put(line.labelName(i), line.labelValue(i));
     }
-    samples.add(new Line(line.lineNumber(), line.name(), labels, line.value(),
-        line.hasTimestamp() ? line.timestampMillis() : null));
+    samples.add(
+        new Line(
+            line.lineNumber(),
+            line.name(),
+            labels,
+            line.value(),
+            line.hasTimestamp() ? line.timestampMillis() : null));
   }
 
   @Override

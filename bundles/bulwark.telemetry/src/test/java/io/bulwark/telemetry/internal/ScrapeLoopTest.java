@@ -46,14 +46,21 @@ class ScrapeLoopTest {
     server = await(vertx.createHttpServer().requestHandler(this::serve).listen(0, "127.0.0.1"));
     port = server.actualPort();
     HttpClient warmUp = vertx.createHttpClient();
-    await(warmUp.request(HttpMethod.GET, port, "127.0.0.1", "/metrics")
-        .compose(HttpClientRequest::send)
-        .compose(HttpClientResponse::body));
+    await(
+        warmUp
+            .request(HttpMethod.GET, port, "127.0.0.1", "/metrics")
+            .compose(HttpClientRequest::send)
+            .compose(HttpClientResponse::body));
     await(warmUp.close());
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
-    loop = new ScrapeLoop(vertx, store, new TelemetryOptions(Path.of("unused.json"), 1000, TIMEOUT, 10), clock::get);
+    loop =
+        new ScrapeLoop(
+            vertx,
+            store,
+            new TelemetryOptions(Path.of("unused.json"), 1000, TIMEOUT, 10),
+            clock::get);
   }
 
   @AfterEach
@@ -65,9 +72,13 @@ class ScrapeLoopTest {
 
   private void serve(HttpServerRequest request) {
     switch (request.path()) {
-      case "/metrics" -> request.response().putHeader("Content-Type", "text/plain; version=0.0.4")
-          .end(DcgmExporterPage.render("gpu-node-007", 8, round.get()));
-      case "/error" -> request.response().setStatusCode(500).end("DCGM initialization failed\nmore detail\n");
+      case "/metrics" ->
+          request
+              .response()
+              .putHeader("Content-Type", "text/plain; version=0.0.4")
+              .end(DcgmExporterPage.render("gpu-node-007", 8, round.get()));
+      case "/error" ->
+          request.response().setStatusCode(500).end("DCGM initialization failed\nmore detail\n");
       case "/garbage" -> request.response().end("<html><body><h1>It works!</h1></body></html>\n");
       case "/huge" -> {
         request.response().setChunked(true);
@@ -77,7 +88,7 @@ class ScrapeLoopTest {
         }
         request.response().end();
       }
-      case "/slow" -> { }
+      case "/slow" -> {}
       default -> request.response().setStatusCode(404).end("404 page not found\n");
     }
   }
@@ -107,10 +118,17 @@ class ScrapeLoopTest {
   @Test
   void aGoodTargetIsScrapedWhileBrokenOnesReportWhyTheyAreDown() throws Exception {
     ScrapeTarget good = target(port, "/metrics");
-    ScrapeTarget refused = new ScrapeTarget("127.0.0.1:" + closedPort, "http", "/metrics",
-        Map.of("node", "gpu-node-009"));
-    loop.setTargets(List.of(good, target(port, "/error"), target(port, "/garbage"), refused, target(port, "/slow"),
-        target(port, "/wrong-path")));
+    ScrapeTarget refused =
+        new ScrapeTarget(
+            "127.0.0.1:" + closedPort, "http", "/metrics", Map.of("node", "gpu-node-009"));
+    loop.setTargets(
+        List.of(
+            good,
+            target(port, "/error"),
+            target(port, "/garbage"),
+            refused,
+            target(port, "/slow"),
+            target(port, "/wrong-path")));
 
     List<TargetStatus> first = scrapeRound();
     List<TargetStatus> second = scrapeRound();
@@ -127,24 +145,40 @@ class ScrapeLoopTest {
     assertThat(store.reportedGpus(NODE)).hasSize(8);
     assertThat(store.lastScrapeMillis(NODE)).hasValue(clock.get());
 
-    assertThat(statusOf(second, "/error").lastError()).isEqualTo("HTTP 500 Internal Server Error from http://127.0.0.1:"
-        + port + "/error \"DCGM initialization failed\": the exporter on 127.0.0.1 answered with an error; check its log");
-    assertThat(statusOf(second, "/garbage").lastError()).isEqualTo("page from http://127.0.0.1:" + port
-        + "/garbage has no valid samples, 1 malformed line (line 1: expected a metric name, found"
-        + " '<html><body><h1>It works!</h1></body></h...'): is this a Prometheus exporter?");
+    assertThat(statusOf(second, "/error").lastError())
+        .isEqualTo(
+            "HTTP 500 Internal Server Error from http://127.0.0.1:"
+                + port
+                + "/error \"DCGM initialization failed\": the exporter on 127.0.0.1 answered with an error; check its log");
+    assertThat(statusOf(second, "/garbage").lastError())
+        .isEqualTo(
+            "page from http://127.0.0.1:"
+                + port
+                + "/garbage has no valid samples, 1 malformed line (line 1: expected a metric name, found"
+                + " '<html><body><h1>It works!</h1></body></h...'): is this a Prometheus exporter?");
     assertThat(statusOf(second, refused).lastError())
-        .isEqualTo("connection refused by 127.0.0.1:" + closedPort + ": is dcgm-exporter running on gpu-node-009?");
+        .isEqualTo(
+            "connection refused by 127.0.0.1:"
+                + closedPort
+                + ": is dcgm-exporter running on gpu-node-009?");
     assertThat(statusOf(second, "/slow").lastError())
-        .isEqualTo("no complete answer from http://127.0.0.1:" + port + "/slow within " + TIMEOUT
-            + " ms (scrapeTimeoutMillis): is 127.0.0.1 overloaded, or the exporter hanging?");
+        .isEqualTo(
+            "no complete answer from http://127.0.0.1:"
+                + port
+                + "/slow within "
+                + TIMEOUT
+                + " ms (scrapeTimeoutMillis): is 127.0.0.1 overloaded, or the exporter hanging?");
     assertThat(statusOf(second, "/wrong-path").lastError())
-        .contains("HTTP 404").endsWith("check __metrics_path__ of this target in the targets file");
-    assertThat(second).filteredOn(s -> !s.target().equals(good))
-        .allSatisfy(s -> {
-          assertThat(s.health()).isEqualTo(Health.DOWN);
-          assertThat(s.samples()).isZero();
-          assertThat(s.lastScrape()).isNotNull();
-        });
+        .contains("HTTP 404")
+        .endsWith("check __metrics_path__ of this target in the targets file");
+    assertThat(second)
+        .filteredOn(s -> !s.target().equals(good))
+        .allSatisfy(
+            s -> {
+              assertThat(s.health()).isEqualTo(Health.DOWN);
+              assertThat(s.samples()).isZero();
+              assertThat(s.lastScrape()).isNotNull();
+            });
     assertThat(store.nodes()).containsExactly(NODE);
   }
 
@@ -155,8 +189,11 @@ class ScrapeLoopTest {
     TargetStatus huge = scrapeRound().get(0);
 
     assertThat(huge.health()).isEqualTo(Health.DOWN);
-    assertThat(huge.lastError()).isEqualTo("page from http://127.0.0.1:" + port
-        + "/huge is larger than 16 MiB: is this a dcgm-exporter?");
+    assertThat(huge.lastError())
+        .isEqualTo(
+            "page from http://127.0.0.1:"
+                + port
+                + "/huge is larger than 16 MiB: is this a dcgm-exporter?");
   }
 
   @Test
@@ -167,7 +204,9 @@ class ScrapeLoopTest {
 
     loop.setTargets(List.of(good, target(port, "/error")));
 
-    assertThat(loop.statuses()).extracting(TargetStatus::health).containsExactly(Health.UNKNOWN, Health.UP);
+    assertThat(loop.statuses())
+        .extracting(TargetStatus::health)
+        .containsExactly(Health.UNKNOWN, Health.UP);
     loop.setTargets(List.of());
     assertThat(loop.statuses()).isEmpty();
     assertThat(scrapeRound()).isEmpty();
@@ -177,7 +216,8 @@ class ScrapeLoopTest {
   void aTargetThatComesBackIsUpAgain() throws Exception {
     ScrapeTarget flaky = target(port, "/metrics");
     loop.setTargets(List.of(flaky));
-    HttpServer other = await(vertx.createHttpServer().requestHandler(this::serve).listen(0, "127.0.0.1"));
+    HttpServer other =
+        await(vertx.createHttpServer().requestHandler(this::serve).listen(0, "127.0.0.1"));
     ScrapeTarget moving = target(other.actualPort(), "/metrics");
     loop.setTargets(List.of(flaky, moving));
     assertThat(scrapeRound()).extracting(TargetStatus::health).containsOnly(Health.UP);
@@ -188,7 +228,8 @@ class ScrapeLoopTest {
 
     assertThat(statusOf(afterClose, flaky).health()).isEqualTo(Health.UP);
     assertThat(statusOf(afterClose, moving).health()).isEqualTo(Health.DOWN);
-    assertThat(statusOf(afterClose, moving).lastError()).startsWith("connection refused by " + moving.address());
+    assertThat(statusOf(afterClose, moving).lastError())
+        .startsWith("connection refused by " + moving.address());
     assertThat(loop.statuses()).isEqualTo(afterClose);
   }
 }

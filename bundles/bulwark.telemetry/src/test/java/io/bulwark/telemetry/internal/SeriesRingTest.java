@@ -83,28 +83,40 @@ class SeriesRingTest {
     AtomicReference<String> broken = new AtomicReference<>();
     AtomicLong windowsRead = new AtomicLong();
     CountDownLatch started = new CountDownLatch(3);
-    Thread writer = new Thread(() -> {
-      started.countDown();
-      for (long t = 1; t <= 300_000; t++) {
-        ring.append(t, t * 2.0);
-      }
-      writing.set(false);
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              started.countDown();
+              for (long t = 1; t <= 300_000; t++) {
+                ring.append(t, t * 2.0);
+              }
+              writing.set(false);
+            });
     List<Thread> readers = new ArrayList<>();
     for (int r = 0; r < 2; r++) {
-      readers.add(new Thread(() -> {
-        started.countDown();
-        while (writing.get() && broken.get() == null) {
-          SampleWindow window = ring.window(0);
-          windowsRead.incrementAndGet();
-          for (int i = 0; i < window.size(); i++) {
-            boolean ordered = i == 0 || window.timestamp(i) == window.timestamp(i - 1) + 1;
-            if (!ordered || window.value(i) != window.timestamp(i) * 2.0) {
-              broken.set("sample " + i + " of " + window.size() + ": " + window.timestamp(i) + "=" + window.value(i));
-            }
-          }
-        }
-      }));
+      readers.add(
+          new Thread(
+              () -> {
+                started.countDown();
+                while (writing.get() && broken.get() == null) {
+                  SampleWindow window = ring.window(0);
+                  windowsRead.incrementAndGet();
+                  for (int i = 0; i < window.size(); i++) {
+                    boolean ordered = i == 0 || window.timestamp(i) == window.timestamp(i - 1) + 1;
+                    if (!ordered || window.value(i) != window.timestamp(i) * 2.0) {
+                      broken.set(
+                          "sample "
+                              + i
+                              + " of "
+                              + window.size()
+                              + ": "
+                              + window.timestamp(i)
+                              + "="
+                              + window.value(i));
+                    }
+                  }
+                }
+              }));
     }
     readers.forEach(Thread::start);
     writer.start();

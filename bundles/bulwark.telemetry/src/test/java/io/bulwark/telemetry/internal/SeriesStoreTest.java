@@ -52,8 +52,10 @@ class SeriesStoreTest {
 
   @Test
   void recordsReportedGpusSortedAndTheLatestScrape() {
-    store.recordScrape(NODE, List.of(new Gpu(2, "GPU-c", "H100"), new Gpu(0, "GPU-a", "H100")), 5_000);
-    store.recordScrape(NODE, List.of(new Gpu(1, "GPU-b", "H100"), new Gpu(0, "GPU-a", "H100")), 6_000);
+    store.recordScrape(
+        NODE, List.of(new Gpu(2, "GPU-c", "H100"), new Gpu(0, "GPU-a", "H100")), 5_000);
+    store.recordScrape(
+        NODE, List.of(new Gpu(1, "GPU-b", "H100"), new Gpu(0, "GPU-a", "H100")), 6_000);
 
     assertThat(store.reportedGpus(NODE)).extracting(Gpu::index).containsExactly(0, 1);
     assertThat(store.lastScrapeMillis(NODE)).hasValue(6_000);

@@ -14,7 +14,9 @@ class TargetsFileTest {
 
   @Test
   void readsTargetsWithLabelsPathAndScheme() {
-    List<ScrapeTarget> targets = TargetsFile.parse("""
+    List<ScrapeTarget> targets =
+        TargetsFile.parse(
+            """
         [
           {"targets": ["10.0.0.1:9400", "10.0.0.2:9400"], "labels": {"node": "gpu-node-001", "rack": "r1"}},
           {"targets": ["10.0.0.3:9500"],
@@ -23,23 +25,30 @@ class TargetsFileTest {
         ]
         """);
 
-    assertThat(targets).containsExactly(
-        new ScrapeTarget("10.0.0.1:9400", "http", "/metrics", Map.of("node", "gpu-node-001", "rack", "r1")),
-        new ScrapeTarget("10.0.0.2:9400", "http", "/metrics", Map.of("node", "gpu-node-001", "rack", "r1")),
-        new ScrapeTarget("10.0.0.3:9500", "https", "/dcgm/metrics", Map.of("job", "dcgm")),
-        new ScrapeTarget("gpu-node-004:9400", "http", "/metrics", Map.of()));
+    assertThat(targets)
+        .containsExactly(
+            new ScrapeTarget(
+                "10.0.0.1:9400", "http", "/metrics", Map.of("node", "gpu-node-001", "rack", "r1")),
+            new ScrapeTarget(
+                "10.0.0.2:9400", "http", "/metrics", Map.of("node", "gpu-node-001", "rack", "r1")),
+            new ScrapeTarget("10.0.0.3:9500", "https", "/dcgm/metrics", Map.of("job", "dcgm")),
+            new ScrapeTarget("gpu-node-004:9400", "http", "/metrics", Map.of()));
     assertThat(targets.get(2).url()).isEqualTo("https://10.0.0.3:9500/dcgm/metrics");
   }
 
   @Test
   void dropsDuplicateTargetsAndAcceptsAnEmptyList() {
-    assertThat(TargetsFile.parse("[{\"targets\":[\"a:1\",\"a:1\"]},{\"targets\":[\"a:1\"]}]")).hasSize(1);
+    assertThat(TargetsFile.parse("[{\"targets\":[\"a:1\",\"a:1\"]},{\"targets\":[\"a:1\"]}]"))
+        .hasSize(1);
     assertThat(TargetsFile.parse("[]")).isEmpty();
     assertThat(TargetsFile.parse("[{\"targets\":[]}]")).isEmpty();
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       [{"targets": ["a:1"]                              | not a JSON array of target groups
       {"targets": ["a:1"]}                              | not a JSON array of target groups
       ''                                                | not a JSON array of target groups

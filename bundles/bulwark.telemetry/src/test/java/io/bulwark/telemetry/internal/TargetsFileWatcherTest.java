@@ -49,12 +49,16 @@ class TargetsFileWatcherTest {
     watcher.poll();
     assertThat(delivered).hasSize(1);
 
-    write(file, "[{\"targets\":[\"10.0.0.1:9400\",\"10.0.0.2:9400\"],"
-        + "\"labels\":{\"__metrics_path__\":\"/m\"}}]", 2);
+    write(
+        file,
+        "[{\"targets\":[\"10.0.0.1:9400\",\"10.0.0.2:9400\"],"
+            + "\"labels\":{\"__metrics_path__\":\"/m\"}}]",
+        2);
     watcher.poll();
 
     assertThat(delivered).hasSize(2);
-    assertThat(delivered.get(1)).extracting(ScrapeTarget::url)
+    assertThat(delivered.get(1))
+        .extracting(ScrapeTarget::url)
         .containsExactly("http://10.0.0.1:9400/m", "http://10.0.0.2:9400/m");
     assertThat(watcher.targets()).isEqualTo(delivered.get(1));
   }
@@ -71,7 +75,9 @@ class TargetsFileWatcherTest {
 
     assertThat(delivered).hasSize(1);
     assertThat(watcher.targets()).hasSize(2);
-    assertThat(watcher.problem()).contains("is malformed").contains("not a JSON array")
+    assertThat(watcher.problem())
+        .contains("is malformed")
+        .contains("not a JSON array")
         .endsWith("still scraping the previous 2 targets");
 
     write(file, "[{\"targets\":[\"10.0.0.3:9400\"]}]", 3);
@@ -93,6 +99,8 @@ class TargetsFileWatcherTest {
     watcher.poll();
 
     assertThat(watcher.targets()).hasSize(1);
-    assertThat(watcher.problem()).contains("does not exist").endsWith("still scraping the previous 1 targets");
+    assertThat(watcher.problem())
+        .contains("does not exist")
+        .endsWith("still scraping the previous 1 targets");
   }
 }

@@ -43,13 +43,18 @@ class TelemetryOptionsTest {
 
   @Test
   void convertsAValidConfiguration() {
-    TelemetryOptions options = TelemetryOptions.from(config("data/sim-targets.json", 1000, 800, 600));
+    TelemetryOptions options =
+        TelemetryOptions.from(config("data/sim-targets.json", 1000, 800, 600));
 
-    assertThat(options).isEqualTo(new TelemetryOptions(Path.of("data/sim-targets.json"), 1000, 800, 600));
+    assertThat(options)
+        .isEqualTo(new TelemetryOptions(Path.of("data/sim-targets.json"), 1000, 800, 600));
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       t.json | 0    | 800  | 600 | scrapeIntervalMillis must be a positive number of milliseconds, got 0
       t.json | -5   | 800  | 600 | scrapeIntervalMillis must be a positive number of milliseconds, got -5
       t.json | 1000 | 1000 | 600 | scrapeTimeoutMillis must be positive and shorter than scrapeIntervalMillis (1000), got 1000
@@ -57,8 +62,8 @@ class TelemetryOptionsTest {
       t.json | 1000 | 800  | 9   | retentionSamples must be at least 10, got 9
       '  '   | 1000 | 800  | 600 | fileSd must be the path of the file_sd targets file, got '  '
       """)
-  void refusesInvalidValuesNamingPropertyAndValue(String file, long interval, long timeout, int retention,
-      String message) {
+  void refusesInvalidValuesNamingPropertyAndValue(
+      String file, long interval, long timeout, int retention, String message) {
     assertThatThrownBy(() -> TelemetryOptions.from(config(file, interval, timeout, retention)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(message);

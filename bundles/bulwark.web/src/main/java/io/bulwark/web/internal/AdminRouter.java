@@ -7,14 +7,16 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Builds the admin plane's router: the JSON API under {@code /api/v1}, the event stream, the UI's files, and
- * problem+json answers for every error. Every response carries the security headers the UI is written for (a
- * strict Content-Security-Policy: no inline script or style, nothing from other origins).
+ * Builds the admin plane's router: the JSON API under {@code /api/v1}, the event stream, the UI's
+ * files, and problem+json answers for every error. Every response carries the security headers the
+ * UI is written for (a strict Content-Security-Policy: no inline script or style, nothing from
+ * other origins).
  */
 final class AdminRouter {
-  static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
-      + " img-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none';"
-      + " form-action 'self'; frame-ancestors 'none'";
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self';"
+          + " img-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none';"
+          + " form-action 'self'; frame-ancestors 'none'";
 
   private AdminRouter() {}
 
@@ -34,7 +36,9 @@ final class AdminRouter {
     router.get("/api/v1/telemetry/targets").blockingHandler(blocking(overview::targets), false);
     router.get("/api/v1/health").blockingHandler(blocking(health::health), false);
     router.get("/api/v1/events").handler(events::open);
-    router.getWithRegex("/(?!api(?:/|$)).*").handler(new WebrootAssets(AdminRouter.class.getClassLoader()));
+    router
+        .getWithRegex("/(?!api(?:/|$)).*")
+        .handler(new WebrootAssets(AdminRouter.class.getClassLoader()));
 
     router.route().failureHandler(ProblemResponses::failure);
     router.errorHandler(404, ProblemResponses::notFound);
@@ -43,7 +47,9 @@ final class AdminRouter {
     return router;
   }
 
-  /** Wraps a handler so that whatever it throws fails the request instead of escaping the worker. */
+  /**
+   * Wraps a handler so that whatever it throws fails the request instead of escaping the worker.
+   */
   private static Handler<RoutingContext> blocking(Handler<RoutingContext> handler) {
     return ctx -> {
       try {
@@ -56,7 +62,8 @@ final class AdminRouter {
 
   private static void securityHeaders(RoutingContext ctx) {
     HttpServerResponse response = ctx.response();
-    response.putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response
+        .putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("X-Frame-Options", "DENY")
         .putHeader("Referrer-Policy", "no-referrer");

@@ -8,8 +8,9 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * The services the admin plane reads from: the health engine, the inventory, telemetry and its targets, the
- * framework's bundles, and the clock that sets the telemetry windows. Handed to every resource.
+ * The services the admin plane reads from: the health engine, the inventory, telemetry and its
+ * targets, the framework's bundles, and the clock that sets the telemetry windows. Handed to every
+ * resource.
  */
 record AdminServices(
     HealthService health,

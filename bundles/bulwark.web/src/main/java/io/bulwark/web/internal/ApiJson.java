@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The JSON shapes of the API types that the web API and the event stream share: findings, the capacity account
- * and scrape targets. Enum values are lower case, instants ISO-8601 strings (null when absent).
+ * The JSON shapes of the API types that the web API and the event stream share: findings, the
+ * capacity account and scrape targets. Enum values are lower case, instants ISO-8601 strings (null
+ * when absent).
  */
 final class ApiJson {
   private ApiJson() {}
@@ -42,11 +43,12 @@ final class ApiJson {
   static JsonObject capacity(CapacityReport report) {
     JsonArray gpus = new JsonArray();
     for (GpuCapacity g : report.gpus()) {
-      gpus.add(new JsonObject()
-          .put("node", g.node().value())
-          .put("gpu", g.gpu())
-          .put("healthy", g.healthy())
-          .put("relativePerformance", finite(g.relativePerformance())));
+      gpus.add(
+          new JsonObject()
+              .put("node", g.node().value())
+              .put("gpu", g.gpu())
+              .put("healthy", g.healthy())
+              .put("relativePerformance", finite(g.relativePerformance())));
     }
     return new JsonObject()
         .put("at", instant(report.at()))
@@ -75,7 +77,9 @@ final class ApiJson {
         .put("lastError", t.lastError());
   }
 
-  /** Ends the request with {@code body} as {@code application/json}; API answers are never cached. */
+  /**
+   * Ends the request with {@code body} as {@code application/json}; API answers are never cached.
+   */
   static void send(RoutingContext ctx, JsonObject body) {
     ctx.response()
         .putHeader("Content-Type", "application/json")

@@ -1,9 +1,10 @@
 package io.bulwark.web.internal;
 
 /**
- * A request the API refuses, with what the client should know: the HTTP status, the problem type, a title and a
- * detail, and the query or path parameter at fault if any. Thrown by the API handlers and turned into an RFC 9457
- * {@code application/problem+json} response by {@link ProblemResponses}.
+ * A request the API refuses, with what the client should know: the HTTP status, the problem type, a
+ * title and a detail, and the query or path parameter at fault if any. Thrown by the API handlers
+ * and turned into an RFC 9457 {@code application/problem+json} response by {@link
+ * ProblemResponses}.
  */
 final class ApiProblem extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -23,7 +24,8 @@ final class ApiProblem extends RuntimeException {
 
   /** A query or path parameter with a value the API cannot use (400). */
   static ApiProblem invalidParameter(String parameter, String detail) {
-    return new ApiProblem(400, ProblemResponses.TYPE_INVALID_PARAMETER, "Invalid parameter", detail, parameter);
+    return new ApiProblem(
+        400, ProblemResponses.TYPE_INVALID_PARAMETER, "Invalid parameter", detail, parameter);
   }
 
   /** Something the request names that does not exist (404). */

@@ -7,8 +7,8 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 
 /**
- * The bundles installed in the framework with their symbolic name, version and state, for the health page.
- * Reads the framework live on every call; thread-safe.
+ * The bundles installed in the framework with their symbolic name, version and state, for the
+ * health page. Reads the framework live on every call; thread-safe.
  */
 @FunctionalInterface
 interface BundleInventory {
@@ -25,8 +25,12 @@ interface BundleInventory {
     return () -> {
       List<InstalledBundle> result = new ArrayList<>();
       for (Bundle b : context.getBundles()) {
-        result.add(new InstalledBundle(b.getBundleId(), Objects.requireNonNullElse(b.getSymbolicName(), ""),
-            String.valueOf(b.getVersion()), stateName(b.getState())));
+        result.add(
+            new InstalledBundle(
+                b.getBundleId(),
+                Objects.requireNonNullElse(b.getSymbolicName(), ""),
+                String.valueOf(b.getVersion()),
+                stateName(b.getState())));
       }
       return result;
     };

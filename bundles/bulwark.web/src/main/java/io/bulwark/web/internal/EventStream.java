@@ -13,10 +13,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code GET /api/v1/events}: the server-sent event stream the UI stays live with. Sends {@code event: finding}
- * with the finding's JSON whenever the health engine reports a change, {@code event: capacity} with the capacity
- * account on connect and periodically, and a comment as heartbeat so that proxies and browsers keep the
- * connection open. Thread-safe: findings arrive on the health engine's thread and are only queued there.
+ * {@code GET /api/v1/events}: the server-sent event stream the UI stays live with. Sends {@code
+ * event: finding} with the finding's JSON whenever the health engine reports a change, {@code
+ * event: capacity} with the capacity account on connect and periodically, and a comment as
+ * heartbeat so that proxies and browsers keep the connection open. Thread-safe: findings arrive on
+ * the health engine's thread and are only queued there.
  */
 final class EventStream {
   /** How often capacity events and heartbeats go out. */
@@ -47,7 +48,8 @@ final class EventStream {
   /** Starts the periodic capacity events and heartbeats. */
   void start() {
     capacityTimer = vertx.setPeriodic(timing.capacityEvery().toMillis(), id -> publishCapacity());
-    heartbeatTimer = vertx.setPeriodic(timing.heartbeatEvery().toMillis(), id -> broadcast(": heartbeat\n\n"));
+    heartbeatTimer =
+        vertx.setPeriodic(timing.heartbeatEvery().toMillis(), id -> broadcast(": heartbeat\n\n"));
   }
 
   /** Stops the timers and closes every client's stream. */
@@ -62,22 +64,34 @@ final class EventStream {
   void open(RoutingContext ctx) {
     HttpServerRequest request = ctx.request();
     HttpServerResponse response = ctx.response();
-    response.setChunked(true)
+    response
+        .setChunked(true)
         .putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
         .putHeader("X-Accel-Buffering", "no");
     Context context = Vertx.currentContext();
-    EventSubscriber subscriber = new EventSubscriber(
-        response, context, maxPending, String.valueOf(request.remoteAddress()), subscribers::remove);
+    EventSubscriber subscriber =
+        new EventSubscriber(
+            response,
+            context,
+            maxPending,
+            String.valueOf(request.remoteAddress()),
+            subscribers::remove);
     subscribers.add(subscriber);
     response.closeHandler(v -> subscriber.disconnected());
     response.exceptionHandler(e -> subscriber.disconnected());
     response.writeHead();
     subscriber.offer("retry: 5000\n\n");
-    vertx.executeBlocking(() -> OverviewResource.capacity(services))
+    vertx
+        .executeBlocking(() -> OverviewResource.capacity(services))
         .onSuccess(report -> subscriber.offer(frame("capacity", ApiJson.capacity(report).encode())))
-        .onFailure(e -> LOG.log(Level.WARNING, "Could not read the capacity account for a new event stream"
-            + " client; it gets the next periodic one. Check the health bundle.", e));
+        .onFailure(
+            e ->
+                LOG.log(
+                    Level.WARNING,
+                    "Could not read the capacity account for a new event stream"
+                        + " client; it gets the next periodic one. Check the health bundle.",
+                    e));
   }
 
   /** Sends the finding to every client. Called on the health engine's thread; returns at once. */
@@ -96,10 +110,18 @@ final class EventStream {
     if (subscribers.isEmpty()) {
       return;
     }
-    vertx.executeBlocking(() -> ApiJson.capacity(OverviewResource.capacity(services)).encode())
+    vertx
+        .executeBlocking(() -> ApiJson.capacity(OverviewResource.capacity(services)).encode())
         .onSuccess(json -> broadcast(frame("capacity", json)))
-        .onFailure(e -> LOG.log(Level.WARNING, "Could not read the capacity account for the event stream;"
-            + " retrying in " + timing.capacityEvery().toSeconds() + " s. Check the health bundle.", e));
+        .onFailure(
+            e ->
+                LOG.log(
+                    Level.WARNING,
+                    "Could not read the capacity account for the event stream;"
+                        + " retrying in "
+                        + timing.capacityEvery().toSeconds()
+                        + " s. Check the health bundle.",
+                    e));
   }
 
   private void broadcast(String frame) {

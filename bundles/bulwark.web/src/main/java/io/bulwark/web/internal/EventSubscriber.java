@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * One browser connected to the event stream. Frames offered from any thread wait in a bounded queue and are
- * written on the connection's event loop while its socket takes them; a client that falls more than {@code
- * maxPending} frames behind is dropped (its connection closed) so that a slow browser never holds memory. The
- * browser's EventSource reconnects by itself.
+ * One browser connected to the event stream. Frames offered from any thread wait in a bounded queue
+ * and are written on the connection's event loop while its socket takes them; a client that falls
+ * more than {@code maxPending} frames behind is dropped (its connection closed) so that a slow
+ * browser never holds memory. The browser's EventSource reconnects by itself.
  */
 final class EventSubscriber {
   private static final Logger LOG = System.getLogger(EventSubscriber.class.getName());
@@ -30,7 +30,10 @@ final class EventSubscriber {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   EventSubscriber(
-      HttpServerResponse response, Context context, int maxPending, String client,
+      HttpServerResponse response,
+      Context context,
+      int maxPending,
+      String client,
       Consumer<EventSubscriber> onClose) {
     this.response = response;
     this.context = context;
@@ -45,8 +48,13 @@ final class EventSubscriber {
       return;
     }
     if (pendingCount.incrementAndGet() > maxPending) {
-      LOG.log(Level.WARNING, "Dropped event stream client " + client + ": it fell " + maxPending
-          + " events behind (slow network or a suspended tab); its browser reconnects by itself.");
+      LOG.log(
+          Level.WARNING,
+          "Dropped event stream client "
+              + client
+              + ": it fell "
+              + maxPending
+              + " events behind (slow network or a suspended tab); its browser reconnects by itself.");
       close();
       return;
     }
@@ -59,11 +67,12 @@ final class EventSubscriber {
     if (closed.compareAndSet(false, true)) {
       pending.clear();
       onClose.accept(this);
-      context.runOnContext(v -> {
-        if (!response.closed()) {
-          response.reset();
-        }
-      });
+      context.runOnContext(
+          v -> {
+            if (!response.closed()) {
+              response.reset();
+            }
+          });
     }
   }
 

@@ -8,9 +8,10 @@ import java.util.function.Consumer;
 import org.osgi.service.component.annotations.Component;
 
 /**
- * The web plane's {@link FindingListener}: hands every finding change to the event streams that subscribed.
- * A component of its own, with no references, so that the health engine can bind it while the web server (which
- * needs the health engine) is still starting — no circular reference between the two.
+ * The web plane's {@link FindingListener}: hands every finding change to the event streams that
+ * subscribed. A component of its own, with no references, so that the health engine can bind it
+ * while the web server (which needs the health engine) is still starting — no circular reference
+ * between the two.
  */
 @Component(service = {FindingListener.class, FindingFeed.class})
 public final class FindingFeed implements FindingListener {

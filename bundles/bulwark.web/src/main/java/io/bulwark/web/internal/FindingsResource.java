@@ -8,8 +8,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
 /**
- * {@code GET /api/v1/findings?state=open|resolved|all&kind=…&node=…&limit=…}: the findings that match, newest
- * first. Runs on a worker thread (findings come from the store).
+ * {@code GET /api/v1/findings?state=open|resolved|all&kind=…&node=…&limit=…}: the findings that
+ * match, newest first. Runs on a worker thread (findings come from the store).
  */
 final class FindingsResource {
   static final int DEFAULT_LIMIT = 200;
@@ -22,17 +22,20 @@ final class FindingsResource {
   }
 
   void list(RoutingContext ctx) {
-    FindingQuery query = new FindingQuery(
-        QueryParameters.findingState(ctx, "state"),
-        QueryParameters.findingKind(ctx, "kind"),
-        QueryParameters.node(ctx, "node"),
-        QueryParameters.integer(ctx, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
+    FindingQuery query =
+        new FindingQuery(
+            QueryParameters.findingState(ctx, "state"),
+            QueryParameters.findingKind(ctx, "kind"),
+            QueryParameters.node(ctx, "node"),
+            QueryParameters.integer(ctx, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
     List<Finding> found = services.health().findings(query);
     JsonArray findings = new JsonArray();
     found.stream().limit(query.limit()).forEach(f -> findings.add(ApiJson.finding(f)));
-    ApiJson.send(ctx, new JsonObject()
-        .put("findings", findings)
-        .put("count", findings.size())
-        .put("limit", query.limit()));
+    ApiJson.send(
+        ctx,
+        new JsonObject()
+            .put("findings", findings)
+            .put("count", findings.size())
+            .put("limit", query.limit()));
   }
 }

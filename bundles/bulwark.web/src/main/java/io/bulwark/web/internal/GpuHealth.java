@@ -6,9 +6,9 @@ import java.util.Collection;
 import java.util.Locale;
 
 /**
- * The health of one GPU as the fleet grid colours it. {@link #MISSING}: installed but absent from the latest
- * scrape; otherwise the worst open finding on it decides ({@link #CRITICAL}, {@link #WARNING}), and a GPU with no
- * open warning or critical finding is {@link #HEALTHY}.
+ * The health of one GPU as the fleet grid colours it. {@link #MISSING}: installed but absent from
+ * the latest scrape; otherwise the worst open finding on it decides ({@link #CRITICAL}, {@link
+ * #WARNING}), and a GPU with no open warning or critical finding is {@link #HEALTHY}.
  */
 enum GpuHealth {
   HEALTHY,

@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * {@code GET /api/v1/health}: that the appliance is up, since when, every bundle's symbolic name, version and
- * state, and the detectors the health engine uses. For operators and for probes.
+ * {@code GET /api/v1/health}: that the appliance is up, since when, every bundle's symbolic name,
+ * version and state, and the detectors the health engine uses. For operators and for probes.
  */
 final class HealthResource {
   private final AdminServices services;
@@ -24,17 +24,25 @@ final class HealthResource {
     Instant now = services.clock().instant();
     Instant started = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
     JsonArray bundles = new JsonArray();
-    services.bundles().bundles().forEach(b -> bundles.add(new JsonObject()
-        .put("id", b.id())
-        .put("symbolicName", b.symbolicName())
-        .put("version", b.version())
-        .put("state", b.state())));
-    ApiJson.send(ctx, new JsonObject()
-        .put("status", "UP")
-        .put("startedAt", started.toString())
-        .put("uptimeSeconds", Math.max(0, Duration.between(started, now).toSeconds()))
-        .put("webStartedAt", webStarted.toString())
-        .put("bundles", bundles)
-        .put("detectors", new JsonArray(services.health().detectors())));
+    services
+        .bundles()
+        .bundles()
+        .forEach(
+            b ->
+                bundles.add(
+                    new JsonObject()
+                        .put("id", b.id())
+                        .put("symbolicName", b.symbolicName())
+                        .put("version", b.version())
+                        .put("state", b.state())));
+    ApiJson.send(
+        ctx,
+        new JsonObject()
+            .put("status", "UP")
+            .put("startedAt", started.toString())
+            .put("uptimeSeconds", Math.max(0, Duration.between(started, now).toSeconds()))
+            .put("webStartedAt", webStarted.toString())
+            .put("bundles", bundles)
+            .put("detectors", new JsonArray(services.health().detectors())));
   }
 }

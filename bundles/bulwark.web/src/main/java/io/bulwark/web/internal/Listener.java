@@ -8,8 +8,9 @@ import java.net.SocketException;
 import java.util.Collections;
 
 /**
- * How the admin plane listens: the Vert.x server options and the scheme of the URL operators open. The one place
- * that builds server options, so that an HTTPS listener can replace {@link #plainHttp} without touching routes.
+ * How the admin plane listens: the Vert.x server options and the scheme of the URL operators open.
+ * The one place that builds server options, so that an HTTPS listener can replace {@link
+ * #plainHttp} without touching routes.
  */
 final class Listener {
   private final String scheme;
@@ -24,11 +25,14 @@ final class Listener {
 
   /** Returns a plain HTTP listener on the configured address and port. */
   static Listener plainHttp(WebOptions options) {
-    return new Listener("http", options, new HttpServerOptions()
-        .setHost(options.bindAddress())
-        .setPort(options.httpPort())
-        .setDecompressionSupported(false)
-        .setCompressionSupported(false));
+    return new Listener(
+        "http",
+        options,
+        new HttpServerOptions()
+            .setHost(options.bindAddress())
+            .setPort(options.httpPort())
+            .setDecompressionSupported(false)
+            .setCompressionSupported(false));
   }
 
   /** Returns a copy of the server options, so callers cannot change this listener. */
@@ -42,8 +46,9 @@ final class Listener {
   }
 
   /**
-   * Returns the URL an operator opens, for the port actually bound. On a wildcard address it names the first
-   * non-loopback IPv4 address of this host (no name lookup, which could hang on an air-gapped network).
+   * Returns the URL an operator opens, for the port actually bound. On a wildcard address it names
+   * the first non-loopback IPv4 address of this host (no name lookup, which could hang on an
+   * air-gapped network).
    */
   String url(int port) {
     String host = options.wildcard() ? firstSiteAddress() : options.bindAddress();

@@ -21,14 +21,15 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * {@code GET /api/v1/nodes} and {@code GET /api/v1/nodes/{node}}: the nodes of the inventory with their GPUs'
- * health, and one node in detail with its recent temperature, SM clock and power per GPU and its findings. Runs
- * on a worker thread (the inventory is a store).
+ * {@code GET /api/v1/nodes} and {@code GET /api/v1/nodes/{node}}: the nodes of the inventory with
+ * their GPUs' health, and one node in detail with its recent temperature, SM clock and power per
+ * GPU and its findings. Runs on a worker thread (the inventory is a store).
  */
 final class NodesResource {
   /** The series the node page charts, per GPU. */
   static final List<String> CHART_METRICS =
       List.of(DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
+
   /** At most this many points per series; longer windows are averaged into buckets. */
   static final int MAX_POINTS = 600;
 
@@ -43,14 +44,15 @@ final class NodesResource {
   }
 
   void list(RoutingContext ctx) {
-    Map<NodeId, List<Finding>> open = services.health()
-        .findings(FindingQuery.open().withLimit(OPEN_FINDINGS_LIMIT)).stream()
-        .collect(Collectors.groupingBy(Finding::node));
+    Map<NodeId, List<Finding>> open =
+        services.health().findings(FindingQuery.open().withLimit(OPEN_FINDINGS_LIMIT)).stream()
+            .collect(Collectors.groupingBy(Finding::node));
     Map<String, GpuCapacity> capacity = capacityByGpu();
     JsonArray nodes = new JsonArray();
     for (Node node : services.fleet().nodes()) {
       JsonObject summary = summary(node, open.getOrDefault(node.id(), List.of()));
-      summary.put("gpus", new JsonArray(gpus(node, open.getOrDefault(node.id(), List.of()), capacity)));
+      summary.put(
+          "gpus", new JsonArray(gpus(node, open.getOrDefault(node.id(), List.of()), capacity)));
       nodes.add(summary);
     }
     ApiJson.send(ctx, new JsonObject().put("nodes", nodes).put("count", nodes.size()));
@@ -59,10 +61,16 @@ final class NodesResource {
   void detail(RoutingContext ctx) {
     NodeId id = QueryParameters.pathNode(ctx, "node");
     int minutes = QueryParameters.integer(ctx, "minutes", 10, 1, MAX_MINUTES);
-    Node node = services.fleet().node(id)
-        .orElseThrow(() -> ApiProblem.notFound("No node named '" + id + "' is in the inventory."));
-    List<Finding> open = services.health().findings(FindingQuery.open().withNode(id).withLimit(OPEN_FINDINGS_LIMIT));
-    List<Finding> recent = services.health().findings(FindingQuery.all().withNode(id).withLimit(NODE_FINDINGS_LIMIT));
+    Node node =
+        services
+            .fleet()
+            .node(id)
+            .orElseThrow(
+                () -> ApiProblem.notFound("No node named '" + id + "' is in the inventory."));
+    List<Finding> open =
+        services.health().findings(FindingQuery.open().withNode(id).withLimit(OPEN_FINDINGS_LIMIT));
+    List<Finding> recent =
+        services.health().findings(FindingQuery.all().withNode(id).withLimit(NODE_FINDINGS_LIMIT));
     long to = services.clock().millis();
     long from = to - minutes * 60_000L;
     Map<Integer, Gpu> reported = reportedByIndex(id);
@@ -72,21 +80,26 @@ final class NodesResource {
       Gpu known = node.gpu(index).orElseGet(() -> reported.get(index));
       JsonObject telemetry = new JsonObject();
       for (String metric : CHART_METRICS) {
-        telemetry.put(metric, points(services.telemetry().window(SeriesId.of(id, index, metric), from)));
+        telemetry.put(
+            metric, points(services.telemetry().window(SeriesId.of(id, index, metric), from)));
       }
       gpu.put("uuid", known.uuid()).put("model", known.model()).put("telemetry", telemetry);
     }
     JsonArray findings = new JsonArray();
     recent.forEach(f -> findings.add(ApiJson.finding(f)));
-    ApiJson.send(ctx, new JsonObject()
-        .put("node", summary(node, open))
-        .put("window", new JsonObject()
-            .put("minutes", minutes)
-            .put("from", from)
-            .put("to", to)
-            .put("metrics", new JsonArray(CHART_METRICS)))
-        .put("gpus", new JsonArray(gpus))
-        .put("findings", findings));
+    ApiJson.send(
+        ctx,
+        new JsonObject()
+            .put("node", summary(node, open))
+            .put(
+                "window",
+                new JsonObject()
+                    .put("minutes", minutes)
+                    .put("from", from)
+                    .put("to", to)
+                    .put("metrics", new JsonArray(CHART_METRICS)))
+            .put("gpus", new JsonArray(gpus))
+            .put("findings", findings));
   }
 
   private JsonObject summary(Node node, List<Finding> open) {
@@ -98,7 +111,9 @@ final class NodesResource {
         .put("gpusReporting", services.telemetry().reportedGpus(node.id()).size())
         .put("openFindings", open.size())
         .put("worstSeverity", ApiJson.name(GpuHealth.worst(open)))
-        .put("lastScrape", lastScrape.isPresent() ? Instant.ofEpochMilli(lastScrape.getAsLong()).toString() : null)
+        .put(
+            "lastScrape",
+            lastScrape.isPresent() ? Instant.ofEpochMilli(lastScrape.getAsLong()).toString() : null)
         .put("firstSeen", ApiJson.instant(node.firstSeen()))
         .put("lastSeen", ApiJson.instant(node.lastSeen()));
   }
@@ -109,17 +124,22 @@ final class NodesResource {
     TreeMap<Integer, Boolean> indices = new TreeMap<>();
     node.gpus().forEach(g -> indices.put(g.index(), reported.containsKey(g.index())));
     reported.keySet().forEach(i -> indices.put(i, true));
-    return indices.entrySet().stream().map(e -> {
-      int index = e.getKey();
-      List<Finding> onGpu = open.stream().filter(f -> f.gpu() == index).toList();
-      GpuCapacity cap = capacity.get(node.id().value() + "/" + index);
-      return new JsonObject()
-          .put("index", index)
-          .put("health", GpuHealth.of(e.getValue(), onGpu).label())
-          .put("reporting", e.getValue())
-          .put("openFindings", onGpu.size())
-          .put("relativePerformance", cap == null ? null : ApiJson.finite(cap.relativePerformance()));
-    }).collect(Collectors.toList());
+    return indices.entrySet().stream()
+        .map(
+            e -> {
+              int index = e.getKey();
+              List<Finding> onGpu = open.stream().filter(f -> f.gpu() == index).toList();
+              GpuCapacity cap = capacity.get(node.id().value() + "/" + index);
+              return new JsonObject()
+                  .put("index", index)
+                  .put("health", GpuHealth.of(e.getValue(), onGpu).label())
+                  .put("reporting", e.getValue())
+                  .put("openFindings", onGpu.size())
+                  .put(
+                      "relativePerformance",
+                      cap == null ? null : ApiJson.finite(cap.relativePerformance()));
+            })
+        .collect(Collectors.toList());
   }
 
   private Map<Integer, Gpu> reportedByIndex(NodeId id) {
@@ -130,11 +150,16 @@ final class NodesResource {
 
   private Map<String, GpuCapacity> capacityByGpu() {
     Map<String, GpuCapacity> byGpu = new HashMap<>();
-    OverviewResource.capacity(services).gpus().forEach(g -> byGpu.put(g.node().value() + "/" + g.gpu(), g));
+    OverviewResource.capacity(services)
+        .gpus()
+        .forEach(g -> byGpu.put(g.node().value() + "/" + g.gpu(), g));
     return byGpu;
   }
 
-  /** Returns the window as [[epochMillis, value], …], averaged into at most {@link #MAX_POINTS} buckets. */
+  /**
+   * Returns the window as [[epochMillis, value], …], averaged into at most {@link #MAX_POINTS}
+   * buckets.
+   */
   static JsonArray points(SampleWindow window) {
     JsonArray points = new JsonArray();
     int size = window.size();

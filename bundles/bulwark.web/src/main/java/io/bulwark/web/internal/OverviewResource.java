@@ -8,8 +8,9 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
 /**
- * {@code GET /api/v1/capacity} (the effective-capacity account with its summary line and per-GPU list) and
- * {@code GET /api/v1/telemetry/targets} (every scrape target and how its last scrape went).
+ * {@code GET /api/v1/capacity} (the effective-capacity account with its summary line and per-GPU
+ * list) and {@code GET /api/v1/telemetry/targets} (every scrape target and how its last scrape
+ * went).
  */
 final class OverviewResource {
   private final AdminServices services;
@@ -27,7 +28,8 @@ final class OverviewResource {
     List<TargetStatus> statuses = services.targets().targets();
     statuses.forEach(t -> targets.add(ApiJson.target(t)));
     long up = statuses.stream().filter(t -> t.health() == TargetStatus.Health.UP).count();
-    ApiJson.send(ctx, new JsonObject().put("targets", targets).put("count", targets.size()).put("up", up));
+    ApiJson.send(
+        ctx, new JsonObject().put("targets", targets).put("count", targets.size()).put("up", up));
   }
 
   /** Returns the health engine's latest account, or an empty one before its first evaluation. */

@@ -8,9 +8,9 @@ import java.lang.System.Logger.Level;
 import java.util.UUID;
 
 /**
- * Writes errors as RFC 9457 problem details ({@code application/problem+json}: type, title, status, detail,
- * instance) for every route, the UI's included. Internal errors are logged with an incident id that the client
- * also gets; stack traces never leave the server.
+ * Writes errors as RFC 9457 problem details ({@code application/problem+json}: type, title, status,
+ * detail, instance) for every route, the UI's included. Internal errors are logged with an incident
+ * id that the client also gets; stack traces never leave the server.
  */
 final class ProblemResponses {
   static final String CONTENT_TYPE = "application/problem+json";
@@ -25,21 +25,41 @@ final class ProblemResponses {
 
   /** Router error handler for 404: no route matched the path. */
   static void notFound(RoutingContext ctx) {
-    send(ctx, 404, TYPE_NOT_FOUND, "Not found", "Nothing is served at " + ctx.normalizedPath() + ".", null);
+    send(
+        ctx,
+        404,
+        TYPE_NOT_FOUND,
+        "Not found",
+        "Nothing is served at " + ctx.normalizedPath() + ".",
+        null);
   }
 
   /** Router error handler for 405: a route matched the path, none the method. */
   static void methodNotAllowed(RoutingContext ctx) {
     ctx.response().putHeader("Allow", "GET");
-    send(ctx, 405, TYPE_METHOD_NOT_ALLOWED, "Method not allowed",
-        ctx.request().method().name() + " is not allowed on " + ctx.normalizedPath() + "; use GET.", null);
+    send(
+        ctx,
+        405,
+        TYPE_METHOD_NOT_ALLOWED,
+        "Method not allowed",
+        ctx.request().method().name() + " is not allowed on " + ctx.normalizedPath() + "; use GET.",
+        null);
   }
 
-  /** Failure handler: renders an {@link ApiProblem}, a status a handler failed with, or an internal error. */
+  /**
+   * Failure handler: renders an {@link ApiProblem}, a status a handler failed with, or an internal
+   * error.
+   */
   static void failure(RoutingContext ctx) {
     Throwable failure = ctx.failure();
     if (failure instanceof ApiProblem problem) {
-      send(ctx, problem.status(), problem.type(), problem.title(), problem.getMessage(), problem.parameter());
+      send(
+          ctx,
+          problem.status(),
+          problem.type(),
+          problem.title(),
+          problem.getMessage(),
+          problem.parameter());
     } else if (failure == null && ctx.statusCode() == 404) {
       notFound(ctx);
     } else if (failure == null && ctx.statusCode() == 405) {
@@ -52,11 +72,23 @@ final class ProblemResponses {
   /** Router error handler for 500 and the fallback of {@link #failure}. */
   static void internalError(RoutingContext ctx) {
     String incident = UUID.randomUUID().toString().substring(0, 8);
-    LOG.log(Level.ERROR, "Request " + ctx.request().method() + " " + ctx.request().path() + " failed (incident "
-        + incident + "); the client got a 500. Check the cause below and the state of the service it names.",
+    LOG.log(
+        Level.ERROR,
+        "Request "
+            + ctx.request().method()
+            + " "
+            + ctx.request().path()
+            + " failed (incident "
+            + incident
+            + "); the client got a 500. Check the cause below and the state of the service it names.",
         ctx.failure());
-    send(ctx, 500, TYPE_INTERNAL_ERROR, "Internal error",
-        "The server could not complete the request; it logged incident " + incident + ".", null);
+    send(
+        ctx,
+        500,
+        TYPE_INTERNAL_ERROR,
+        "Internal error",
+        "The server could not complete the request; it logged incident " + incident + ".",
+        null);
   }
 
   private static void send(
@@ -66,16 +98,18 @@ final class ProblemResponses {
       response.reset();
       return;
     }
-    JsonObject body = new JsonObject()
-        .put("type", type)
-        .put("title", title)
-        .put("status", status)
-        .put("detail", detail)
-        .put("instance", ctx.request().path());
+    JsonObject body =
+        new JsonObject()
+            .put("type", type)
+            .put("title", title)
+            .put("status", status)
+            .put("detail", detail)
+            .put("instance", ctx.request().path());
     if (parameter != null) {
       body.put("parameter", parameter);
     }
-    response.setStatusCode(status)
+    response
+        .setStatusCode(status)
         .putHeader("Content-Type", CONTENT_TYPE)
         .putHeader("Cache-Control", "no-store")
         .end(body.encode());

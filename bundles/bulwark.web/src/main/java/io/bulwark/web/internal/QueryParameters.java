@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Reads and checks the query and path parameters of the API. A value the API cannot use is refused with an
- * {@link ApiProblem} (400) that names the parameter and says what would be accepted; nothing is guessed.
+ * Reads and checks the query and path parameters of the API. A value the API cannot use is refused
+ * with an {@link ApiProblem} (400) that names the parameter and says what would be accepted;
+ * nothing is guessed.
  */
 final class QueryParameters {
   private static final int MAX_VALUE_LENGTH = 256;
@@ -24,11 +25,13 @@ final class QueryParameters {
       return Optional.empty();
     }
     if (values.size() > 1) {
-      throw ApiProblem.invalidParameter(name, "'" + name + "' is given " + values.size() + " times; give it once.");
+      throw ApiProblem.invalidParameter(
+          name, "'" + name + "' is given " + values.size() + " times; give it once.");
     }
     String value = values.get(0).strip();
     if (value.length() > MAX_VALUE_LENGTH) {
-      throw ApiProblem.invalidParameter(name, "'" + name + "' is longer than " + MAX_VALUE_LENGTH + " characters.");
+      throw ApiProblem.invalidParameter(
+          name, "'" + name + "' is longer than " + MAX_VALUE_LENGTH + " characters.");
     }
     return value.isEmpty() ? Optional.empty() : Optional.of(value);
   }
@@ -43,17 +46,29 @@ final class QueryParameters {
     try {
       parsed = Integer.parseInt(value.get());
     } catch (NumberFormatException e) {
-      throw ApiProblem.invalidParameter(name, "'" + name + "' must be a whole number from " + min + " to " + max
-          + ", not '" + value.get() + "'.");
+      throw ApiProblem.invalidParameter(
+          name,
+          "'"
+              + name
+              + "' must be a whole number from "
+              + min
+              + " to "
+              + max
+              + ", not '"
+              + value.get()
+              + "'.");
     }
     if (parsed < min || parsed > max) {
-      throw ApiProblem.invalidParameter(name, "'" + name + "' must be from " + min + " to " + max + ", not "
-          + parsed + ".");
+      throw ApiProblem.invalidParameter(
+          name, "'" + name + "' must be from " + min + " to " + max + ", not " + parsed + ".");
     }
     return parsed;
   }
 
-  /** Returns the finding state asked for ({@code open} or {@code resolved}), or empty for every state. */
+  /**
+   * Returns the finding state asked for ({@code open} or {@code resolved}), or empty for every
+   * state.
+   */
   static Optional<FindingState> findingState(RoutingContext ctx, String name) {
     Optional<String> value = single(ctx, name);
     if (value.isEmpty() || value.get().equalsIgnoreCase("all")) {
@@ -64,16 +79,21 @@ final class QueryParameters {
         return Optional.of(state);
       }
     }
-    throw ApiProblem.invalidParameter(name, "'" + name + "' must be open, resolved or all, not '"
-        + value.get() + "'.");
+    throw ApiProblem.invalidParameter(
+        name, "'" + name + "' must be open, resolved or all, not '" + value.get() + "'.");
   }
 
   /** Returns the finding kind asked for, or empty for every kind. */
   static Optional<String> findingKind(RoutingContext ctx, String name) {
     Optional<String> value = single(ctx, name).map(v -> v.toLowerCase(Locale.ROOT));
     if (value.isPresent() && !FindingKind.isValid(value.get())) {
-      throw ApiProblem.invalidParameter(name, "'" + name + "' is not a finding kind: '" + value.get()
-          + "' (lower-case words joined by '-', e.g. thermal-throttle).");
+      throw ApiProblem.invalidParameter(
+          name,
+          "'"
+              + name
+              + "' is not a finding kind: '"
+              + value.get()
+              + "' (lower-case words joined by '-', e.g. thermal-throttle).");
     }
     return value;
   }
@@ -92,8 +112,12 @@ final class QueryParameters {
   private static NodeId nodeId(String name, String value) {
     if (!NodeId.isValid(value)) {
       String shown = value.length() > 64 ? value.substring(0, 64) + "…" : value;
-      throw ApiProblem.invalidParameter(name, "'" + shown + "' is not a node name (letters, digits, '.', '_', ':'"
-          + " and '-' only, at most 253 characters).");
+      throw ApiProblem.invalidParameter(
+          name,
+          "'"
+              + shown
+              + "' is not a node name (letters, digits, '.', '_', ':'"
+              + " and '-' only, at most 253 characters).");
     }
     return NodeId.of(value);
   }

@@ -4,8 +4,8 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * The configuration of the admin plane (PID {@code io.bulwark.web}): where the web UI and its JSON API listen.
- * Read once by {@link WebServer} and turned into {@link WebOptions}.
+ * The configuration of the admin plane (PID {@code io.bulwark.web}): where the web UI and its JSON
+ * API listen. Read once by {@link WebServer} and turned into {@link WebOptions}.
  */
 @ObjectClassDefinition(
     name = "Bulwark web UI and API",
@@ -14,7 +14,8 @@ public @interface WebConfig {
 
   @AttributeDefinition(
       name = "Bind address",
-      description = "Address the listener binds to: 0.0.0.0 for every interface, 127.0.0.1 for this host only.")
+      description =
+          "Address the listener binds to: 0.0.0.0 for every interface, 127.0.0.1 for this host only.")
   String bindAddress() default "0.0.0.0";
 
   @AttributeDefinition(

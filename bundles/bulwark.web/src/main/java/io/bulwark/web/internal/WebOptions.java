@@ -3,14 +3,16 @@ package io.bulwark.web.internal;
 import java.util.regex.Pattern;
 
 /**
- * The validated, immutable form of {@link WebConfig}: the address and port the admin plane listens on.
+ * The validated, immutable form of {@link WebConfig}: the address and port the admin plane listens
+ * on.
  *
  * @param bindAddress an IP literal (IPv6 without brackets) or a host name
  * @param httpPort 0 to 65535; 0 asks the system for a free port
  */
 record WebOptions(String bindAddress, int httpPort) {
   private static final Pattern HOST_OR_IPV4 = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]{0,252}");
-  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f.]{0,15}){2,8}(%[A-Za-z0-9_.-]+)?");
+  private static final Pattern IPV6 =
+      Pattern.compile("[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f.]{0,15}){2,8}(%[A-Za-z0-9_.-]+)?");
 
   WebOptions {
     if (bindAddress == null || bindAddress.isBlank()) {
@@ -21,7 +23,8 @@ record WebOptions(String bindAddress, int httpPort) {
       bindAddress = bindAddress.substring(1, bindAddress.length() - 1);
     }
     if (!HOST_OR_IPV4.matcher(bindAddress).matches() && !IPV6.matcher(bindAddress).matches()) {
-      throw new IllegalArgumentException("bindAddress is not an IP address or host name: '" + bindAddress + "'");
+      throw new IllegalArgumentException(
+          "bindAddress is not an IP address or host name: '" + bindAddress + "'");
     }
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("httpPort must be between 0 and 65535: " + httpPort);
@@ -39,6 +42,8 @@ record WebOptions(String bindAddress, int httpPort) {
 
   /** Returns true if the listener binds every interface. */
   boolean wildcard() {
-    return bindAddress.equals("0.0.0.0") || bindAddress.equals("::") || bindAddress.equals("0:0:0:0:0:0:0:0");
+    return bindAddress.equals("0.0.0.0")
+        || bindAddress.equals("::")
+        || bindAddress.equals("0:0:0:0:0:0:0:0");
   }
 }

@@ -22,9 +22,9 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The admin plane: the operator's web UI and its JSON API, served by Vert.x Web on the shared Vert.x instance.
- * Finding changes reach the open browsers through the event stream, fed by {@link FindingFeed}. Listens when
- * activated and stops listening when deactivated.
+ * The admin plane: the operator's web UI and its JSON API, served by Vert.x Web on the shared
+ * Vert.x instance. Finding changes reach the open browsers through the event stream, fed by {@link
+ * FindingFeed}. Listens when activated and stops listening when deactivated.
  */
 @Component(
     service = WebServer.class,
@@ -62,28 +62,52 @@ public final class WebServer {
       @Reference FindingFeed feed,
       BundleContext context,
       WebConfig config) {
-    this(vertx, new AdminServices(health, fleet, telemetry, targets, BundleInventory.of(context), Clock.systemUTC()),
-        Listener.plainHttp(WebOptions.from(config)), EventStream.Timing.STANDARD, feed);
+    this(
+        vertx,
+        new AdminServices(
+            health, fleet, telemetry, targets, BundleInventory.of(context), Clock.systemUTC()),
+        Listener.plainHttp(WebOptions.from(config)),
+        EventStream.Timing.STANDARD,
+        feed);
   }
 
   WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing) {
     this(vertx, services, listener, timing, new FindingFeed());
   }
 
-  WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing, FindingFeed feed) {
+  WebServer(
+      Vertx vertx,
+      AdminServices services,
+      Listener listener,
+      EventStream.Timing timing,
+      FindingFeed feed) {
     this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
     this.feed = feed;
-    HttpServer created = vertx.createHttpServer(listener.serverOptions())
-        .requestHandler(AdminRouter.create(vertx, services, events));
+    HttpServer created =
+        vertx
+            .createHttpServer(listener.serverOptions())
+            .requestHandler(AdminRouter.create(vertx, services, events));
     try {
-      this.server = created.listen().toCompletionStage().toCompletableFuture()
-          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      this.server =
+          created
+              .listen()
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
       created.close();
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      throw new IllegalStateException("Bulwark UI could not listen on " + listener.bindAddress() + " port "
-          + listener.serverOptions().getPort() + ": " + cause.getMessage() + ". Free the port or set httpPort (PID "
-          + PID + ") to another one.", cause);
+      throw new IllegalStateException(
+          "Bulwark UI could not listen on "
+              + listener.bindAddress()
+              + " port "
+              + listener.serverOptions().getPort()
+              + ": "
+              + cause.getMessage()
+              + ". Free the port or set httpPort (PID "
+              + PID
+              + ") to another one.",
+          cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       created.close();
@@ -101,10 +125,19 @@ public final class WebServer {
     feed.unsubscribe(feedSubscriber);
     events.stop();
     try {
-      server.close().toCompletionStage().toCompletableFuture().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      server
+          .close()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      LOG.log(Level.WARNING, "The Bulwark UI listener at " + url + " did not close cleanly; its port may stay"
-          + " busy until the process exits.", e);
+      LOG.log(
+          Level.WARNING,
+          "The Bulwark UI listener at "
+              + url
+              + " did not close cleanly; its port may stay"
+              + " busy until the process exits.",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -15,25 +15,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Serves the UI's files from {@code webroot/} inside this bundle, read through the bundle's own class loader:
- * this works the same inside an OSGi framework (bundle: URLs) and on a plain class path, where Vert.x's
- * StaticHandler would depend on the thread context class loader and a file cache on disk. Only names made of
- * safe characters with a known file type are served; each file is read once and kept in memory.
+ * Serves the UI's files from {@code webroot/} inside this bundle, read through the bundle's own
+ * class loader: this works the same inside an OSGi framework (bundle: URLs) and on a plain class
+ * path, where Vert.x's StaticHandler would depend on the thread context class loader and a file
+ * cache on disk. Only names made of safe characters with a known file type are served; each file is
+ * read once and kept in memory.
  */
 final class WebrootAssets implements Handler<RoutingContext> {
   static final String ROOT = "webroot/";
 
-  private static final Map<String, String> TYPES = Map.of(
-      "html", "text/html; charset=utf-8",
-      "js", "text/javascript; charset=utf-8",
-      "css", "text/css; charset=utf-8",
-      "svg", "image/svg+xml",
-      "json", "application/json",
-      "png", "image/png",
-      "ico", "image/x-icon",
-      "txt", "text/plain; charset=utf-8");
+  private static final Map<String, String> TYPES =
+      Map.of(
+          "html", "text/html; charset=utf-8",
+          "js", "text/javascript; charset=utf-8",
+          "css", "text/css; charset=utf-8",
+          "svg", "image/svg+xml",
+          "json", "application/json",
+          "png", "image/png",
+          "ico", "image/x-icon",
+          "txt", "text/plain; charset=utf-8");
   private static final Pattern SAFE_NAME =
-      Pattern.compile("(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}/){0,8}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
+      Pattern.compile(
+          "(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}/){0,8}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
   private static final int MAX_ASSET_BYTES = 4 * 1024 * 1024;
 
   /** One file of the UI, as sent. */
@@ -60,16 +63,19 @@ final class WebrootAssets implements Handler<RoutingContext> {
       send(ctx, cached);
       return;
     }
-    ctx.vertx().executeBlocking(() -> load(name, type)).onComplete(ar -> {
-      if (ar.failed()) {
-        ctx.fail(ar.cause());
-      } else if (ar.result() == null) {
-        ctx.fail(404);
-      } else {
-        cache.putIfAbsent(name, ar.result());
-        send(ctx, ar.result());
-      }
-    });
+    ctx.vertx()
+        .executeBlocking(() -> load(name, type))
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                ctx.fail(ar.cause());
+              } else if (ar.result() == null) {
+                ctx.fail(404);
+              } else {
+                cache.putIfAbsent(name, ar.result());
+                send(ctx, ar.result());
+              }
+            });
   }
 
   /** Returns the content type for a file name, or null if the type is not served. */
@@ -94,9 +100,7 @@ final class WebrootAssets implements Handler<RoutingContext> {
   }
 
   private static void send(RoutingContext ctx, Asset asset) {
-    ctx.response()
-        .putHeader("ETag", asset.etag())
-        .putHeader("Cache-Control", "no-cache");
+    ctx.response().putHeader("ETag", asset.etag()).putHeader("Cache-Control", "no-cache");
     if (asset.etag().equals(ctx.request().getHeader("If-None-Match"))) {
       ctx.response().setStatusCode(304).end();
       return;

@@ -13,11 +13,12 @@ import java.time.Duration;
 final class ApiClient {
   static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final HttpClient client = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .proxy(HttpClient.Builder.NO_PROXY)
-      .connectTimeout(TIMEOUT)
-      .build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .proxy(HttpClient.Builder.NO_PROXY)
+          .connectTimeout(TIMEOUT)
+          .build();
   private final int port;
 
   ApiClient(int port) {
@@ -33,8 +34,11 @@ final class ApiClient {
   }
 
   HttpResponse<String> send(String method, String path) {
-    return send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT)
-        .method(method, HttpRequest.BodyPublishers.noBody()).build());
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .timeout(TIMEOUT)
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build());
   }
 
   HttpResponse<String> send(HttpRequest request) {
@@ -56,7 +60,8 @@ final class ApiClient {
   JsonObject json(String path) {
     HttpResponse<String> response = get(path);
     if (response.statusCode() != 200) {
-      throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+      throw new AssertionError(
+          "GET " + path + " answered " + response.statusCode() + ": " + response.body());
     }
     String type = response.headers().firstValue("Content-Type").orElse("");
     if (!type.startsWith("application/json")) {

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads the event stream with Java's HttpClient as a browser's EventSource would: one background thread turns
- * the body into events (name and data) that the test polls with a timeout.
+ * Reads the event stream with Java's HttpClient as a browser's EventSource would: one background
+ * thread turns the body into events (name and data) that the test polls with a timeout.
  */
 final class EventReader implements AutoCloseable {
   /** One event as received; comments have the name ":" and the comment as data. */
@@ -27,8 +27,15 @@ final class EventReader implements AutoCloseable {
   private final Thread reader;
 
   EventReader(ApiClient client, boolean keep) throws IOException, InterruptedException {
-    response = client.http().send(HttpRequest.newBuilder(client.uri("/api/v1/events"))
-        .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+    response =
+        client
+            .http()
+            .send(
+                HttpRequest.newBuilder(client.uri("/api/v1/events"))
+                    .header("Accept", "text/event-stream")
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
     reader = new Thread(() -> read(keep), "event-reader");
     reader.setDaemon(true);
     reader.start();
@@ -55,7 +62,8 @@ final class EventReader implements AutoCloseable {
   }
 
   private void read(boolean keep) {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       String name = "message";
       StringBuilder data = new StringBuilder();
       for (String line = in.readLine(); line != null; line = in.readLine()) {

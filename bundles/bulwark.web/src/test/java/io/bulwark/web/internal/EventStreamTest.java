@@ -21,7 +21,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The server-sent event stream: finding events, capacity events, heartbeats, disconnects and slow clients. */
+/**
+ * The server-sent event stream: finding events, capacity events, heartbeats, disconnects and slow
+ * clients.
+ */
 class EventStreamTest {
   private static final Duration WAIT = Duration.ofSeconds(5);
 
@@ -33,8 +36,12 @@ class EventStreamTest {
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
-    server = new WebServer(vertx, fixture.services(), Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-        new EventStream.Timing(Duration.ofMillis(300), Duration.ofMillis(200)));
+    server =
+        new WebServer(
+            vertx,
+            fixture.services(),
+            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
+            new EventStream.Timing(Duration.ofMillis(300), Duration.ofMillis(200)));
     client = new ApiClient(server.port());
   }
 
@@ -47,10 +54,21 @@ class EventStreamTest {
   @Test
   void aFindingReachesTheBrowserAsAFindingEvent() throws Exception {
     try (EventReader events = new EventReader(client, true)) {
-      assertThat(events.response().headers().firstValue("Content-Type")).contains("text/event-stream; charset=utf-8");
+      assertThat(events.response().headers().firstValue("Content-Type"))
+          .contains("text/event-stream; charset=utf-8");
       assertThat(events.next("capacity", WAIT)).isNotNull();
-      Finding changed = FleetFixture.finding("f-new", FindingKind.ECC_DBE, NodeId.of("gpu-a02"), 1,
-          Severity.CRITICAL, Instant.now(), Instant.now(), null, "2 uncorrectable ECC errors", "Replace GPU 1.");
+      Finding changed =
+          FleetFixture.finding(
+              "f-new",
+              FindingKind.ECC_DBE,
+              NodeId.of("gpu-a02"),
+              1,
+              Severity.CRITICAL,
+              Instant.now(),
+              Instant.now(),
+              null,
+              "2 uncorrectable ECC errors",
+              "Replace GPU 1.");
 
       server.findingChanged(changed);
 
@@ -72,8 +90,11 @@ class EventStreamTest {
       assertThat(new JsonObject(first.data()).getString("summary"))
           .isEqualTo("4 of 6 GPUs healthy at 90% = 60% effective");
       assertThat(events.next("capacity", WAIT)).as("a periodic capacity event").isNotNull();
-      assertThat(events.next(":", WAIT)).as("a heartbeat comment").isNotNull()
-          .extracting(EventReader.Event::data).isEqualTo("heartbeat");
+      assertThat(events.next(":", WAIT))
+          .as("a heartbeat comment")
+          .isNotNull()
+          .extracting(EventReader.Event::data)
+          .isEqualTo("heartbeat");
     }
   }
 
@@ -85,17 +106,21 @@ class EventStreamTest {
 
     events.close();
 
-    assertThat(eventually(() -> server.eventClients() == 0)).as("client removed after disconnect").isTrue();
+    assertThat(eventually(() -> server.eventClients() == 0))
+        .as("client removed after disconnect")
+        .isTrue();
   }
 
   @Test
   void aClientThatStopsReadingIsDroppedWhileOthersKeepUp() throws Exception {
-    try (EventReader reader = new EventReader(client, false); Socket stalled = new Socket()) {
+    try (EventReader reader = new EventReader(client, false);
+        Socket stalled = new Socket()) {
       stalled.setReceiveBufferSize(4096);
       stalled.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
       OutputStream out = stalled.getOutputStream();
-      out.write(("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertThat(eventually(() -> server.eventClients() == 2)).isTrue();
 
@@ -109,17 +134,34 @@ class EventStreamTest {
         Thread.sleep(10);
       }
 
-      assertThat(server.eventClients()).as("the stalled client is dropped after " + sent + " events").isEqualTo(1);
+      assertThat(server.eventClients())
+          .as("the stalled client is dropped after " + sent + " events")
+          .isEqualTo(1);
       int total = sent;
-      assertThat(eventually(() -> reader.findingCount() == total)).as("the reading client got every event").isTrue();
+      assertThat(eventually(() -> reader.findingCount() == total))
+          .as("the reading client got every event")
+          .isTrue();
       assertThat(client.get("/api/v1/health").statusCode()).isEqualTo(200);
     }
   }
 
   private static Finding bigFinding() {
     String observed = "x".repeat(4_000);
-    return new Finding("f-big", FindingKind.STRAGGLER, NodeId.of("gpu-a01"), 0, Severity.WARNING,
-        FindingState.OPEN, Instant.now(), Instant.now(), null, "slow", Map.of("observed", observed), "", 0.5, 1);
+    return new Finding(
+        "f-big",
+        FindingKind.STRAGGLER,
+        NodeId.of("gpu-a01"),
+        0,
+        Severity.WARNING,
+        FindingState.OPEN,
+        Instant.now(),
+        Instant.now(),
+        null,
+        "slow",
+        Map.of("observed", observed),
+        "",
+        0.5,
+        1);
   }
 
   private static boolean eventually(BooleanSupplier condition) throws InterruptedException {

@@ -21,9 +21,10 @@ import java.util.Map;
 import org.osgi.framework.Bundle;
 
 /**
- * A small fleet for the web tests. Node gpu-a01 has four GPUs: 0 sound, 1 with an open critical XID finding, 2
- * with an open thermal-throttle warning, 3 installed but missing from telemetry. Node gpu-a02 has two sound GPUs
- * and one resolved finding. Telemetry covers the last five minutes, plus one sample twenty minutes old.
+ * A small fleet for the web tests. Node gpu-a01 has four GPUs: 0 sound, 1 with an open critical XID
+ * finding, 2 with an open thermal-throttle warning, 3 installed but missing from telemetry. Node
+ * gpu-a02 has two sound GPUs and one resolved finding. Telemetry covers the last five minutes, plus
+ * one sample twenty minutes old.
  */
 final class FleetFixture {
   static final NodeId A01 = NodeId.of("gpu-a01");
@@ -34,10 +35,11 @@ final class FleetFixture {
   final InMemoryFleet fleet = new InMemoryFleet();
   final InMemoryHealth health = new InMemoryHealth();
   final InMemoryTelemetry telemetry = new InMemoryTelemetry();
-  final List<TestFramework.TestBundle> bundles = List.of(
-      new TestFramework.TestBundle(0, "org.apache.felix.framework", "7.0.5", Bundle.ACTIVE),
-      new TestFramework.TestBundle(7, "bulwark.web", "0.1.0.SNAPSHOT", Bundle.ACTIVE),
-      new TestFramework.TestBundle(8, "bulwark.sim", "0.1.0.SNAPSHOT", Bundle.RESOLVED));
+  final List<TestFramework.TestBundle> bundles =
+      List.of(
+          new TestFramework.TestBundle(0, "org.apache.felix.framework", "7.0.5", Bundle.ACTIVE),
+          new TestFramework.TestBundle(7, "bulwark.web", "0.1.0.SNAPSHOT", Bundle.ACTIVE),
+          new TestFramework.TestBundle(8, "bulwark.sim", "0.1.0.SNAPSHOT", Bundle.RESOLVED));
 
   final Finding xid;
   final Finding thermal;
@@ -58,43 +60,117 @@ final class FleetFixture {
       }
       telemetry.add(A01, gpu, DcgmField.GPU_TEMP, now - 1_200_000, 40);
     }
-    xid = finding("f-xid", FindingKind.XID, A01, 1, Severity.CRITICAL, at.minusSeconds(600), at.minusSeconds(5),
-        null, "XID 79: GPU has fallen off the bus", "Drain the node and reseat or replace GPU 1.");
-    thermal = finding("f-thermal", FindingKind.THERMAL_THROTTLE, A01, 2, Severity.WARNING, at.minusSeconds(240),
-        at.minusSeconds(10), null, "HW thermal slowdown for 4 min, SM clock 1200 MHz", "Check airflow and fans.");
-    resolved = finding("f-old", FindingKind.POWER_THROTTLE, A02, 0, Severity.WARNING, at.minusSeconds(3000),
-        at.minusSeconds(2400), at.minusSeconds(2390), "Power brake asserted", "Check the PSU.");
+    xid =
+        finding(
+            "f-xid",
+            FindingKind.XID,
+            A01,
+            1,
+            Severity.CRITICAL,
+            at.minusSeconds(600),
+            at.minusSeconds(5),
+            null,
+            "XID 79: GPU has fallen off the bus",
+            "Drain the node and reseat or replace GPU 1.");
+    thermal =
+        finding(
+            "f-thermal",
+            FindingKind.THERMAL_THROTTLE,
+            A01,
+            2,
+            Severity.WARNING,
+            at.minusSeconds(240),
+            at.minusSeconds(10),
+            null,
+            "HW thermal slowdown for 4 min, SM clock 1200 MHz",
+            "Check airflow and fans.");
+    resolved =
+        finding(
+            "f-old",
+            FindingKind.POWER_THROTTLE,
+            A02,
+            0,
+            Severity.WARNING,
+            at.minusSeconds(3000),
+            at.minusSeconds(2400),
+            at.minusSeconds(2390),
+            "Power brake asserted",
+            "Check the PSU.");
     health.add(xid);
     health.add(thermal);
     health.add(resolved);
     health.detectors(List.of("xid", "thermal"));
-    health.capacity(CapacityReport.of(at, List.of(
-        new GpuCapacity(A01, 0, true, 1.0),
-        new GpuCapacity(A01, 1, false, 0.0),
-        new GpuCapacity(A01, 2, true, 0.7),
-        new GpuCapacity(A01, 3, false, 0.0),
-        new GpuCapacity(A02, 0, true, 1.0),
-        new GpuCapacity(A02, 1, true, 0.9))));
-    telemetry.target(new TargetStatus(new ScrapeTarget("10.0.0.11:9400", null, null, Map.of("rack", "r1")),
-        TargetStatus.Health.UP, "gpu-a01", at.minusSeconds(2), 1_500, 812, ""));
-    telemetry.target(new TargetStatus(new ScrapeTarget("10.0.0.12:9400", "http", "/metrics", Map.of()),
-        TargetStatus.Health.DOWN, "", null, 0, 0, "connection refused"));
+    health.capacity(
+        CapacityReport.of(
+            at,
+            List.of(
+                new GpuCapacity(A01, 0, true, 1.0),
+                new GpuCapacity(A01, 1, false, 0.0),
+                new GpuCapacity(A01, 2, true, 0.7),
+                new GpuCapacity(A01, 3, false, 0.0),
+                new GpuCapacity(A02, 0, true, 1.0),
+                new GpuCapacity(A02, 1, true, 0.9))));
+    telemetry.target(
+        new TargetStatus(
+            new ScrapeTarget("10.0.0.11:9400", null, null, Map.of("rack", "r1")),
+            TargetStatus.Health.UP,
+            "gpu-a01",
+            at.minusSeconds(2),
+            1_500,
+            812,
+            ""));
+    telemetry.target(
+        new TargetStatus(
+            new ScrapeTarget("10.0.0.12:9400", "http", "/metrics", Map.of()),
+            TargetStatus.Health.DOWN,
+            "",
+            null,
+            0,
+            0,
+            "connection refused"));
   }
 
   static List<Gpu> gpus(int count) {
     return java.util.stream.IntStream.range(0, count)
-        .mapToObj(i -> new Gpu(i, "GPU-0000000" + i, MODEL)).toList();
+        .mapToObj(i -> new Gpu(i, "GPU-0000000" + i, MODEL))
+        .toList();
   }
 
-  static Finding finding(String id, String kind, NodeId node, int gpu, Severity severity, Instant firstSeen,
-      Instant lastSeen, Instant resolvedAt, String summary, String action) {
-    return new Finding(id, kind, node, gpu, severity, resolvedAt == null ? FindingState.OPEN : FindingState.RESOLVED,
-        firstSeen, lastSeen, resolvedAt, summary, Map.of("threshold", "85", "observed", "91"), action,
-        severity == Severity.CRITICAL ? 1.0 : 0.7, 12);
+  static Finding finding(
+      String id,
+      String kind,
+      NodeId node,
+      int gpu,
+      Severity severity,
+      Instant firstSeen,
+      Instant lastSeen,
+      Instant resolvedAt,
+      String summary,
+      String action) {
+    return new Finding(
+        id,
+        kind,
+        node,
+        gpu,
+        severity,
+        resolvedAt == null ? FindingState.OPEN : FindingState.RESOLVED,
+        firstSeen,
+        lastSeen,
+        resolvedAt,
+        summary,
+        Map.of("threshold", "85", "observed", "91"),
+        action,
+        severity == Severity.CRITICAL ? 1.0 : 0.7,
+        12);
   }
 
   AdminServices services() {
-    return new AdminServices(health, fleet, telemetry, telemetry, BundleInventory.of(TestFramework.context(bundles)),
+    return new AdminServices(
+        health,
+        fleet,
+        telemetry,
+        telemetry,
+        BundleInventory.of(TestFramework.context(bundles)),
         java.time.Clock.systemUTC());
   }
 }

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * In-memory health engine that stands in for the health bundle's HealthService in unit tests: holds findings
- * and a capacity account as given, and can be told to fail so that error handling can be tested.
+ * In-memory health engine that stands in for the health bundle's HealthService in unit tests: holds
+ * findings and a capacity account as given, and can be told to fail so that error handling can be
+ * tested.
  */
 final class InMemoryHealth implements HealthService {
   private final List<Finding> findings = new CopyOnWriteArrayList<>();

@@ -9,7 +9,9 @@ import io.vertx.core.json.JsonArray;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** How GPU health is judged for the grid and how long telemetry windows are thinned for the charts. */
+/**
+ * How GPU health is judged for the grid and how long telemetry windows are thinned for the charts.
+ */
 class NodeViewTest {
   private final FleetFixture fixture = new FleetFixture();
 
@@ -27,7 +29,8 @@ class NodeViewTest {
 
   @Test
   void shortWindowsPassThroughUnchanged() {
-    SampleWindow window = SampleWindow.wrap(new long[] {1, 2, 3}, new double[] {5, Double.NaN, 7}, 3);
+    SampleWindow window =
+        SampleWindow.wrap(new long[] {1, 2, 3}, new double[] {5, Double.NaN, 7}, 3);
 
     JsonArray points = NodesResource.points(window);
 

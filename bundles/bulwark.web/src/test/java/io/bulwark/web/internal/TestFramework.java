@@ -8,8 +8,8 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.Version;
 
 /**
- * Stand-ins for what the OSGi framework hands the component: a BundleContext that lists fixed bundles, and the
- * configuration annotation with chosen values.
+ * Stand-ins for what the OSGi framework hands the component: a BundleContext that lists fixed
+ * bundles, and the configuration annotation with chosen values.
  */
 final class TestFramework {
   private TestFramework() {}
@@ -25,30 +25,41 @@ final class TestFramework {
     }
   }
 
-  /** Returns a BundleContext whose getBundles() lists these bundles; other methods are not supported. */
+  /**
+   * Returns a BundleContext whose getBundles() lists these bundles; other methods are not
+   * supported.
+   */
   static BundleContext context(List<TestBundle> bundles) {
     Bundle[] array = bundles.stream().map(TestFramework::bundle).toArray(Bundle[]::new);
-    return (BundleContext) Proxy.newProxyInstance(TestFramework.class.getClassLoader(),
-        new Class<?>[] {BundleContext.class}, (proxy, method, args) -> switch (method.getName()) {
-          case "getBundles" -> array.clone();
-          case "toString" -> "test bundle context";
-          case "hashCode" -> System.identityHashCode(proxy);
-          case "equals" -> proxy == args[0];
-          default -> throw new UnsupportedOperationException(method.getName());
-        });
+    return (BundleContext)
+        Proxy.newProxyInstance(
+            TestFramework.class.getClassLoader(),
+            new Class<?>[] {BundleContext.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "getBundles" -> array.clone();
+                  case "toString" -> "test bundle context";
+                  case "hashCode" -> System.identityHashCode(proxy);
+                  case "equals" -> proxy == args[0];
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
   }
 
   private static Bundle bundle(TestBundle b) {
-    return (Bundle) Proxy.newProxyInstance(TestFramework.class.getClassLoader(), new Class<?>[] {Bundle.class},
-        (proxy, method, args) -> switch (method.getName()) {
-          case "getBundleId" -> b.id();
-          case "getSymbolicName" -> b.symbolicName();
-          case "getVersion" -> Version.parseVersion(b.version());
-          case "getState" -> b.state();
-          case "toString" -> b.symbolicName();
-          case "hashCode" -> Long.hashCode(b.id());
-          case "equals" -> proxy == args[0];
-          default -> throw new UnsupportedOperationException(method.getName());
-        });
+    return (Bundle)
+        Proxy.newProxyInstance(
+            TestFramework.class.getClassLoader(),
+            new Class<?>[] {Bundle.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "getBundleId" -> b.id();
+                  case "getSymbolicName" -> b.symbolicName();
+                  case "getVersion" -> Version.parseVersion(b.version());
+                  case "getState" -> b.state();
+                  case "toString" -> b.symbolicName();
+                  case "hashCode" -> Long.hashCode(b.id());
+                  case "equals" -> proxy == args[0];
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
   }
 }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The JSON API over HTTP, against the component as DS would build it, with the fleet of {@link FleetFixture}. */
+/**
+ * The JSON API over HTTP, against the component as DS would build it, with the fleet of {@link
+ * FleetFixture}.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebApiTest {
   private final FleetFixture fixture = new FleetFixture();
@@ -26,8 +29,16 @@ class WebApiTest {
   @BeforeAll
   void start() {
     vertx = Vertx.vertx();
-    server = new WebServer(vertx, fixture.health, fixture.fleet, fixture.telemetry, fixture.telemetry,
-        new FindingFeed(), TestFramework.context(fixture.bundles), new TestFramework.Config("127.0.0.1", 0));
+    server =
+        new WebServer(
+            vertx,
+            fixture.health,
+            fixture.fleet,
+            fixture.telemetry,
+            fixture.telemetry,
+            new FindingFeed(),
+            TestFramework.context(fixture.bundles),
+            new TestFramework.Config("127.0.0.1", 0));
     api = new ApiClient(server.port());
   }
 
@@ -54,10 +65,12 @@ class WebApiTest {
     assertThat(a01.getInteger("gpusReporting")).isEqualTo(3);
     assertThat(a01.getInteger("openFindings")).isEqualTo(2);
     assertThat(a01.getString("worstSeverity")).isEqualTo("critical");
-    assertThat(Instant.parse(a01.getString("lastScrape")).toEpochMilli()).isEqualTo(fixture.now - 2_000);
+    assertThat(Instant.parse(a01.getString("lastScrape")).toEpochMilli())
+        .isEqualTo(fixture.now - 2_000);
     assertThat(a01.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("health")))
         .containsExactly("healthy", "critical", "warning", "missing");
-    assertThat(a01.getJsonArray("gpus").getJsonObject(2).getDouble("relativePerformance")).isEqualTo(0.7);
+    assertThat(a01.getJsonArray("gpus").getJsonObject(2).getDouble("relativePerformance"))
+        .isEqualTo(0.7);
 
     JsonObject a02 = body.getJsonArray("nodes").getJsonObject(1);
     assertThat(a02.getString("id")).isEqualTo("gpu-a02");
@@ -80,16 +93,18 @@ class WebApiTest {
     assertThat(gpu2.getString("model")).isEqualTo(FleetFixture.MODEL);
     assertThat(gpu2.getString("health")).isEqualTo("warning");
     JsonObject telemetry = gpu2.getJsonObject("telemetry");
-    assertThat(telemetry.fieldNames()).containsExactlyInAnyOrder(
-        DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
+    assertThat(telemetry.fieldNames())
+        .containsExactlyInAnyOrder(DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
     JsonArray temps = telemetry.getJsonArray(DcgmField.GPU_TEMP);
     assertThat(temps).hasSize(60);
     JsonArray first = temps.getJsonArray(0);
     assertThat(first.getLong(0)).isEqualTo(fixture.now - 300_000);
     assertThat(first.getDouble(1)).isEqualTo(80.0);
-    assertThat(telemetry.getJsonArray(DcgmField.SM_CLOCK).getJsonArray(59).getDouble(1)).isEqualTo(1200.0);
+    assertThat(telemetry.getJsonArray(DcgmField.SM_CLOCK).getJsonArray(59).getDouble(1))
+        .isEqualTo(1200.0);
     assertThat(gpus.getJsonObject(3).getString("health")).isEqualTo("missing");
-    assertThat(gpus.getJsonObject(3).getJsonObject("telemetry").getJsonArray(DcgmField.GPU_TEMP)).isEmpty();
+    assertThat(gpus.getJsonObject(3).getJsonObject("telemetry").getJsonArray(DcgmField.GPU_TEMP))
+        .isEmpty();
 
     assertThat(body.getJsonArray("findings").stream().map(f -> ((JsonObject) f).getString("id")))
         .containsExactlyInAnyOrder("f-xid", "f-thermal");
@@ -99,8 +114,11 @@ class WebApiTest {
   void nodeDetailWindowFollowsMinutes() {
     JsonObject body = api.json("/api/v1/nodes/gpu-a01?minutes=30");
 
-    JsonArray temps = body.getJsonArray("gpus").getJsonObject(0).getJsonObject("telemetry")
-        .getJsonArray(DcgmField.GPU_TEMP);
+    JsonArray temps =
+        body.getJsonArray("gpus")
+            .getJsonObject(0)
+            .getJsonObject("telemetry")
+            .getJsonArray(DcgmField.GPU_TEMP);
     assertThat(temps).hasSize(61);
     assertThat(temps.getJsonArray(0).getDouble(1)).isEqualTo(40.0);
   }
@@ -120,8 +138,10 @@ class WebApiTest {
     assertThat(ids(api.json("/api/v1/findings"))).containsExactly("f-xid", "f-thermal", "f-old");
     assertThat(ids(api.json("/api/v1/findings?state=open"))).containsExactly("f-xid", "f-thermal");
     assertThat(ids(api.json("/api/v1/findings?state=resolved"))).containsExactly("f-old");
-    assertThat(ids(api.json("/api/v1/findings?state=all"))).containsExactly("f-xid", "f-thermal", "f-old");
-    assertThat(ids(api.json("/api/v1/findings?state=open&kind=thermal-throttle"))).containsExactly("f-thermal");
+    assertThat(ids(api.json("/api/v1/findings?state=all")))
+        .containsExactly("f-xid", "f-thermal", "f-old");
+    assertThat(ids(api.json("/api/v1/findings?state=open&kind=thermal-throttle")))
+        .containsExactly("f-thermal");
     assertThat(ids(api.json("/api/v1/findings?state=all&node=gpu-a02"))).containsExactly("f-old");
     JsonObject limited = api.json("/api/v1/findings?state=all&limit=1");
     assertThat(ids(limited)).containsExactly("f-xid");
@@ -152,7 +172,8 @@ class WebApiTest {
     assertThat(body.getString("summary")).isEqualTo("4 of 6 GPUs healthy at 90% = 60% effective");
     assertThat(body.getInteger("gpusInstalled")).isEqualTo(6);
     assertThat(body.getInteger("gpusHealthy")).isEqualTo(4);
-    assertThat(body.getDouble("effectiveCapacity")).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(body.getDouble("effectiveCapacity"))
+        .isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-9));
     JsonObject gpu = body.getJsonArray("gpus").getJsonObject(1);
     assertThat(gpu.getString("node")).isEqualTo("gpu-a01");
     assertThat(gpu.getInteger("gpu")).isEqualTo(1);
@@ -183,7 +204,8 @@ class WebApiTest {
 
     assertThat(body.getString("status")).isEqualTo("UP");
     assertThat(body.getLong("uptimeSeconds")).isNotNegative();
-    assertThat(body.getJsonArray("detectors").stream().map(String::valueOf)).containsExactly("xid", "thermal");
+    assertThat(body.getJsonArray("detectors").stream().map(String::valueOf))
+        .containsExactly("xid", "thermal");
     JsonArray bundles = body.getJsonArray("bundles");
     assertThat(bundles).hasSize(3);
     JsonObject sim = bundles.getJsonObject(2);
@@ -255,11 +277,15 @@ class WebApiTest {
   }
 
   private static List<String> ids(JsonObject body) {
-    return body.getJsonArray("findings").stream().map(f -> ((JsonObject) f).getString("id")).toList();
+    return body.getJsonArray("findings").stream()
+        .map(f -> ((JsonObject) f).getString("id"))
+        .toList();
   }
 
   static JsonObject assertProblem(HttpResponse<String> response, int status, String parameter) {
-    assertThat(response.statusCode()).as(response.uri() + " -> " + response.body()).isEqualTo(status);
+    assertThat(response.statusCode())
+        .as(response.uri() + " -> " + response.body())
+        .isEqualTo(status);
     assertThat(response.headers().firstValue("Content-Type")).contains("application/problem+json");
     JsonObject problem = new JsonObject(response.body());
     assertThat(problem.getInteger("status")).isEqualTo(status);

@@ -7,7 +7,10 @@ import io.vertx.core.Vertx;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Configuration checks: defaults, bad values named in the error, and what activation does with them. */
+/**
+ * Configuration checks: defaults, bad values named in the error, and what activation does with
+ * them.
+ */
 class WebOptionsTest {
 
   @Test
@@ -22,9 +25,11 @@ class WebOptionsTest {
   @Test
   void badPortsNameTheProperty() {
     assertThatThrownBy(() -> new WebOptions("127.0.0.1", -1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("httpPort");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("httpPort");
     assertThatThrownBy(() -> new WebOptions("127.0.0.1", 65536))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("httpPort");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("httpPort");
   }
 
   @Test
@@ -32,7 +37,8 @@ class WebOptionsTest {
     for (String bad : new String[] {null, "", "   ", "bad host", "http://x", "-lead"}) {
       assertThatThrownBy(() -> new WebOptions(bad, 8080))
           .as(String.valueOf(bad))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bindAddress");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("bindAddress");
     }
   }
 
@@ -41,7 +47,8 @@ class WebOptionsTest {
     assertThat(new WebOptions("[::1]", 0).bindAddress()).isEqualTo("::1");
     assertThat(new WebOptions("::", 0).wildcard()).isTrue();
     assertThat(new WebOptions("fe80::1%eth0", 0).bindAddress()).isEqualTo("fe80::1%eth0");
-    assertThat(Listener.plainHttp(new WebOptions("::1", 9000)).url(9000)).isEqualTo("http://[::1]:9000/");
+    assertThat(Listener.plainHttp(new WebOptions("::1", 9000)).url(9000))
+        .isEqualTo("http://[::1]:9000/");
   }
 
   @Test
@@ -49,9 +56,19 @@ class WebOptionsTest {
     FleetFixture fixture = new FleetFixture();
     Vertx vertx = Vertx.vertx();
     try {
-      assertThatThrownBy(() -> new WebServer(vertx, fixture.health, fixture.fleet, fixture.telemetry,
-          fixture.telemetry, new FindingFeed(), TestFramework.context(List.of()), new TestFramework.Config("127.0.0.1", 70000)))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("httpPort");
+      assertThatThrownBy(
+              () ->
+                  new WebServer(
+                      vertx,
+                      fixture.health,
+                      fixture.fleet,
+                      fixture.telemetry,
+                      fixture.telemetry,
+                      new FindingFeed(),
+                      TestFramework.context(List.of()),
+                      new TestFramework.Config("127.0.0.1", 70000)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("httpPort");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
     }
@@ -61,11 +78,20 @@ class WebOptionsTest {
   void aBusyPortFailsActivationWithAHint() {
     FleetFixture fixture = new FleetFixture();
     Vertx vertx = Vertx.vertx();
-    WebServer first = new WebServer(vertx, fixture.services(), Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-        EventStream.Timing.STANDARD);
+    WebServer first =
+        new WebServer(
+            vertx,
+            fixture.services(),
+            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
+            EventStream.Timing.STANDARD);
     try {
-      assertThatThrownBy(() -> new WebServer(vertx, fixture.services(),
-          Listener.plainHttp(new WebOptions("127.0.0.1", first.port())), EventStream.Timing.STANDARD))
+      assertThatThrownBy(
+              () ->
+                  new WebServer(
+                      vertx,
+                      fixture.services(),
+                      Listener.plainHttp(new WebOptions("127.0.0.1", first.port())),
+                      EventStream.Timing.STANDARD))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(String.valueOf(first.port()))
           .hasMessageContaining("httpPort");

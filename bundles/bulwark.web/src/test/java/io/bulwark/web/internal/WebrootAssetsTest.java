@@ -28,10 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The UI's files as the admin plane serves them, and the class-loader reading that works inside a bundle. */
+/**
+ * The UI's files as the admin plane serves them, and the class-loader reading that works inside a
+ * bundle.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebrootAssetsTest {
-  private static final Pattern IMPORT = Pattern.compile("(?m)^import .* from '\\./([a-z-]+\\.js)';$");
+  private static final Pattern IMPORT =
+      Pattern.compile("(?m)^import .* from '\\./([a-z-]+\\.js)';$");
 
   private final FleetFixture fixture = new FleetFixture();
   private Vertx vertx;
@@ -41,8 +45,12 @@ class WebrootAssetsTest {
   @BeforeAll
   void start() {
     vertx = Vertx.vertx();
-    server = new WebServer(vertx, fixture.services(), Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-        EventStream.Timing.STANDARD);
+    server =
+        new WebServer(
+            vertx,
+            fixture.services(),
+            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
+            EventStream.Timing.STANDARD);
     client = new ApiClient(server.port());
   }
 
@@ -58,7 +66,8 @@ class WebrootAssetsTest {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
-    assertThat(response.body()).contains("<script type=\"module\" src=\"js/app.js\"></script>", "id=\"view\"");
+    assertThat(response.body())
+        .contains("<script type=\"module\" src=\"js/app.js\"></script>", "id=\"view\"");
     assertThat(client.get("/index.html").body()).isEqualTo(response.body());
   }
 
@@ -86,7 +95,8 @@ class WebrootAssetsTest {
         todo.add(m.group(1));
       }
     }
-    assertThat(seen).contains("app.js", "api.js", "dom.js", "fleet.js", "node.js", "findings.js", "chart.js");
+    assertThat(seen)
+        .contains("app.js", "api.js", "dom.js", "fleet.js", "node.js", "findings.js", "chart.js");
   }
 
   @Test
@@ -94,11 +104,24 @@ class WebrootAssetsTest {
     String index = client.get("/").body();
     assertThat(index).doesNotContainPattern("<script(?![^>]*\\ssrc=)[^>]*>");
     assertThat(index).doesNotContain("style=", "onclick", "http://", "https://");
-    for (String module : new String[] {"app.js", "api.js", "dom.js", "fleet.js", "node.js", "findings.js",
-        "findings-table.js", "chart.js", "format.js", "system.js"}) {
+    for (String module :
+        new String[] {
+          "app.js",
+          "api.js",
+          "dom.js",
+          "fleet.js",
+          "node.js",
+          "findings.js",
+          "findings-table.js",
+          "chart.js",
+          "format.js",
+          "system.js"
+        }) {
       String js = client.get("/js/" + module).body().replace("'http://www.w3.org/2000/svg'", "");
-      assertThat(js).as(module).doesNotContain("innerHTML", "eval(", "new Function", "setAttribute('style'",
-          "https://", "http://");
+      assertThat(js)
+          .as(module)
+          .doesNotContain(
+              "innerHTML", "eval(", "new Function", "setAttribute('style'", "https://", "http://");
     }
     assertThat(client.get("/").headers().firstValue("Content-Security-Policy").orElse(""))
         .contains("default-src 'none'", "script-src 'self'");
@@ -120,8 +143,12 @@ class WebrootAssetsTest {
     HttpResponse<String> first = client.get("/css/bulwark.css");
     String etag = first.headers().firstValue("ETag").orElseThrow();
 
-    HttpResponse<String> again = client.send(HttpRequest.newBuilder(client.uri("/css/bulwark.css"))
-        .header("If-None-Match", etag).GET().build());
+    HttpResponse<String> again =
+        client.send(
+            HttpRequest.newBuilder(client.uri("/css/bulwark.css"))
+                .header("If-None-Match", etag)
+                .GET()
+                .build());
 
     assertThat(again.statusCode()).isEqualTo(304);
     assertThat(again.body()).isEmpty();
@@ -130,7 +157,8 @@ class WebrootAssetsTest {
   @Test
   void filesAreReadThroughTheClassLoaderFromAJar(@TempDir Path dir) throws Exception {
     Path jar = dir.resolve("ui.jar");
-    try (OutputStream out = Files.newOutputStream(jar); JarOutputStream zip = new JarOutputStream(out)) {
+    try (OutputStream out = Files.newOutputStream(jar);
+        JarOutputStream zip = new JarOutputStream(out)) {
       zip.putNextEntry(new JarEntry("webroot/index.html"));
       zip.write("<p>from the jar</p>".getBytes(StandardCharsets.UTF_8));
       zip.closeEntry();
@@ -139,8 +167,14 @@ class WebrootAssetsTest {
       Router router = Router.router(vertx);
       router.get().handler(new WebrootAssets(loader));
       router.route().failureHandler(ProblemResponses::failure);
-      HttpServer jarServer = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
-          .requestHandler(router).listen().toCompletionStage().toCompletableFuture().get();
+      HttpServer jarServer =
+          vertx
+              .createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+              .requestHandler(router)
+              .listen()
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
       try {
         ApiClient jarClient = new ApiClient(jarServer.actualPort());
         assertThat(jarClient.get("/").body()).isEqualTo("<p>from the jar</p>");
@@ -157,5 +191,4 @@ class WebrootAssetsTest {
     assertThat(response.headers().firstValue("Content-Type")).as(path).contains(type);
     assertThat(response.body()).as(path).isNotBlank();
   }
-
 }

@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Builds the evidence of a condition: the metric, the values seen, the threshold and the window, plus whatever
- * else explains the verdict, as strings an operator can read. Used by every detector of this bundle.
+ * Builds the evidence of a condition: the metric, the values seen, the threshold and the window,
+ * plus whatever else explains the verdict, as strings an operator can read. Used by every detector
+ * of this bundle.
  */
 final class Evidence {
   private static final int MAX_VALUES = 20;
@@ -42,8 +43,13 @@ final class Evidence {
 
   /** Records the newest values (at most 20), oldest first, under {@code key}. */
   Evidence values(String key, double[] values) {
-    double[] newest = Arrays.copyOfRange(values, Math.max(0, values.length - MAX_VALUES), values.length);
-    entries.put(key, Arrays.stream(newest).mapToObj(Evidence::number).collect(Collectors.joining(", ", "[", "]")));
+    double[] newest =
+        Arrays.copyOfRange(values, Math.max(0, values.length - MAX_VALUES), values.length);
+    entries.put(
+        key,
+        Arrays.stream(newest)
+            .mapToObj(Evidence::number)
+            .collect(Collectors.joining(", ", "[", "]")));
     return this;
   }
 

@@ -20,9 +20,9 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Reports GPUs that fell off the bus or that the driver lost: for every inventory node scraped successfully
- * within the freshness window, each inventory GPU its latest scrape did not report is critical. Nodes not scraped
- * recently are left alone: an unreachable node is not a missing GPU.
+ * Reports GPUs that fell off the bus or that the driver lost: for every inventory node scraped
+ * successfully within the freshness window, each inventory GPU its latest scrape did not report is
+ * critical. Nodes not scraped recently are left alone: an unreachable node is not a missing GPU.
  */
 @Component(
     service = Detector.class,
@@ -77,26 +77,54 @@ public final class GpuMissingDetector implements Detector {
   private Condition condition(Node node, Gpu gpu, List<Gpu> reported, long lastScrapeMillis) {
     String name = node.id().value();
     int i = gpu.index();
-    Evidence evidence = Evidence.of("reported GPUs")
-        .put("values", reported.stream().map(g -> String.valueOf(g.index()))
-            .collect(Collectors.joining(", ", "[", "]")))
-        .put("expected", node.gpus().stream().map(g -> String.valueOf(g.index()))
-            .collect(Collectors.joining(", ", "[", "]")))
-        .threshold("every GPU of the inventory reported by a node scraped within the window")
-        .window(scrapeFreshSeconds)
-        .put("lastScrape", Instant.ofEpochMilli(lastScrapeMillis).toString());
+    Evidence evidence =
+        Evidence.of("reported GPUs")
+            .put(
+                "values",
+                reported.stream()
+                    .map(g -> String.valueOf(g.index()))
+                    .collect(Collectors.joining(", ", "[", "]")))
+            .put(
+                "expected",
+                node.gpus().stream()
+                    .map(g -> String.valueOf(g.index()))
+                    .collect(Collectors.joining(", ", "[", "]")))
+            .threshold("every GPU of the inventory reported by a node scraped within the window")
+            .window(scrapeFreshSeconds)
+            .put("lastScrape", Instant.ofEpochMilli(lastScrapeMillis).toString());
     if (!gpu.uuid().isEmpty()) {
       evidence.put("uuid", gpu.uuid());
     }
     if (!gpu.model().isEmpty()) {
       evidence.put("model", gpu.model());
     }
-    String summary = "GPU " + i + " of " + name + " is missing from telemetry (" + reported.size() + " of "
-        + node.gpus().size() + " GPUs reported): fallen off the bus or lost by the driver";
-    String action = "Drain " + name + " and check nvidia-smi and the kernel log there (dmesg | grep -i -e xid"
-        + " -e nvrm); if GPU " + i + (gpu.uuid().isEmpty() ? "" : " (" + gpu.uuid() + ")") + " is not listed,"
-        + " power-cycle the node; if it stays missing, re-seat or RMA it";
-    return new Condition(FindingKind.GPU_MISSING, node.id(), i, Severity.CRITICAL, summary, evidence.toMap(),
-        action, 1.0);
+    String summary =
+        "GPU "
+            + i
+            + " of "
+            + name
+            + " is missing from telemetry ("
+            + reported.size()
+            + " of "
+            + node.gpus().size()
+            + " GPUs reported): fallen off the bus or lost by the driver";
+    String action =
+        "Drain "
+            + name
+            + " and check nvidia-smi and the kernel log there (dmesg | grep -i -e xid"
+            + " -e nvrm); if GPU "
+            + i
+            + (gpu.uuid().isEmpty() ? "" : " (" + gpu.uuid() + ")")
+            + " is not listed,"
+            + " power-cycle the node; if it stays missing, re-seat or RMA it";
+    return new Condition(
+        FindingKind.GPU_MISSING,
+        node.id(),
+        i,
+        Severity.CRITICAL,
+        summary,
+        evidence.toMap(),
+        action,
+        1.0);
   }
 }

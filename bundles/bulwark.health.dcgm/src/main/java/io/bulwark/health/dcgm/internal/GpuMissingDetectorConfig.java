@@ -4,8 +4,8 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * Configuration of the missing-GPU detector (PID {@code io.bulwark.health.dcgm.gpu-missing}). Read once by
- * {@link GpuMissingDetector}.
+ * Configuration of the missing-GPU detector (PID {@code io.bulwark.health.dcgm.gpu-missing}). Read
+ * once by {@link GpuMissingDetector}.
  */
 @ObjectClassDefinition(
     name = "Bulwark missing-GPU detector",
@@ -14,6 +14,7 @@ public @interface GpuMissingDetectorConfig {
 
   @AttributeDefinition(
       name = "Scrape freshness (s)",
-      description = "Only nodes scraped successfully within this many seconds are judged; 1 to 3600.")
+      description =
+          "Only nodes scraped successfully within this many seconds are judged; 1 to 3600.")
   int scrapeFreshSeconds() default 30;
 }

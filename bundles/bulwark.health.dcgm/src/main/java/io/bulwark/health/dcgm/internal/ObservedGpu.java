@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One GPU a detector looks at: every GPU of the inventory and every GPU telemetry reports, with the model and
- * UUID telemetry gives (the inventory's when telemetry says nothing). A GPU that dropped out of telemetry stays in
- * view, so its last samples still count. Used by every detector of this bundle.
+ * One GPU a detector looks at: every GPU of the inventory and every GPU telemetry reports, with the
+ * model and UUID telemetry gives (the inventory's when telemetry says nothing). A GPU that dropped
+ * out of telemetry stays in view, so its last samples still count. Used by every detector of this
+ * bundle.
  */
 record ObservedGpu(NodeId node, int index, String model, String uuid) {
 
@@ -21,7 +22,8 @@ record ObservedGpu(NodeId node, int index, String model, String uuid) {
     Map<NodeId, Map<Integer, ObservedGpu>> byNode = new TreeMap<>();
     for (Node node : context.inventory()) {
       for (Gpu g : node.gpus()) {
-        byNode.computeIfAbsent(node.id(), k -> new TreeMap<>())
+        byNode
+            .computeIfAbsent(node.id(), k -> new TreeMap<>())
             .put(g.index(), new ObservedGpu(node.id(), g.index(), g.model(), g.uuid()));
       }
     }

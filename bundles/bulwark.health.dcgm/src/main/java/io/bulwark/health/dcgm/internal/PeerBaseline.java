@@ -1,9 +1,9 @@
 package io.bulwark.health.dcgm.internal;
 
 /**
- * What the peers of a GPU show for one metric: the median of their medians, its robust deviation (MAD × 1.4826)
- * and the threshold below which a GPU lags: more than the relative drop AND more than the given number of robust
- * deviations below the median. Used by the straggler detector.
+ * What the peers of a GPU show for one metric: the median of their medians, its robust deviation
+ * (MAD × 1.4826) and the threshold below which a GPU lags: more than the relative drop AND more
+ * than the given number of robust deviations below the median. Used by the straggler detector.
  *
  * @param peers how many GPUs the baseline was taken over
  */

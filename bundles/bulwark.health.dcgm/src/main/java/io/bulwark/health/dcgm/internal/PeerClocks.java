@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The median SM clock of the busy GPUs of one model across the fleet over a window: what a GPU of that model
- * runs at when it is sound. Computed lazily, once per model, within one evaluation of a throttle detector.
+ * The median SM clock of the busy GPUs of one model across the fleet over a window: what a GPU of
+ * that model runs at when it is sound. Computed lazily, once per model, within one evaluation of a
+ * throttle detector.
  */
 final class PeerClocks {
   private final DetectionContext context;
@@ -24,7 +25,10 @@ final class PeerClocks {
     this.busyUtilPercent = busyUtilPercent;
   }
 
-  /** Returns the median SM clock (MHz) of the busy GPUs of {@code model}, or NaN if none reports one. */
+  /**
+   * Returns the median SM clock (MHz) of the busy GPUs of {@code model}, or NaN if none reports
+   * one.
+   */
   double median(String model) {
     return byModel.computeIfAbsent(model, this::compute);
   }
@@ -39,8 +43,10 @@ final class PeerClocks {
           || !Busyness.judge(context.telemetry(), gpu, fromMillis, busyUtilPercent).busy()) {
         continue;
       }
-      double m = RobustStatistics.median(
-          RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), fromMillis)));
+      double m =
+          RobustStatistics.median(
+              RobustStatistics.finite(
+                  context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), fromMillis)));
       if (Double.isFinite(m)) {
         medians.add(m);
       }

@@ -16,9 +16,10 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Reports busy GPUs held back by power in a sustained way: SW_POWER_CAP or HW_POWER_BRAKE_SLOWDOWN set in most
- * clock-event samples of the window. A warning: the GPU still serves, at the performance factor its SM clock shows
- * against the fleet (close to 1 when every GPU of the model runs at its cap). Idle GPUs are not judged.
+ * Reports busy GPUs held back by power in a sustained way: SW_POWER_CAP or HW_POWER_BRAKE_SLOWDOWN
+ * set in most clock-event samples of the window. A warning: the GPU still serves, at the
+ * performance factor its SM clock shows against the fleet (close to 1 when every GPU of the model
+ * runs at its cap). Idle GPUs are not judged.
  */
 @Component(
     service = Detector.class,
@@ -33,12 +34,18 @@ public final class PowerThrottleDetector implements Detector {
   private final ThrottleJudge judge;
 
   /**
-   * @throws IllegalArgumentException if a configuration value is out of range (the message names it)
+   * @throws IllegalArgumentException if a configuration value is out of range (the message names
+   *     it)
    */
   @Activate
   public PowerThrottleDetector(PowerThrottleDetectorConfig c) {
-    this(new ThrottleOptions(c.windowSeconds(), c.sustainedFraction(), c.minSamples(), c.busyUtilPercent(),
-        c.referenceWindowSeconds()));
+    this(
+        new ThrottleOptions(
+            c.windowSeconds(),
+            c.sustainedFraction(),
+            c.minSamples(),
+            c.busyUtilPercent(),
+            c.referenceWindowSeconds()));
   }
 
   PowerThrottleDetector(ThrottleOptions options) {
@@ -53,10 +60,12 @@ public final class PowerThrottleDetector implements Detector {
 
   @Override
   public List<Condition> evaluate(DetectionContext context) {
-    PeerClocks peers = new PeerClocks(context, judge.windowStart(context.nowMillis()), options.busyUtilPercent());
+    PeerClocks peers =
+        new PeerClocks(context, judge.windowStart(context.nowMillis()), options.busyUtilPercent());
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      judge.judge(context, gpu, mask -> (mask & POWER_BITS) != 0, peers)
+      judge
+          .judge(context, gpu, mask -> (mask & POWER_BITS) != 0, peers)
           .ifPresent(t -> conditions.add(condition(context, gpu, t)));
     }
     return conditions;
@@ -73,17 +82,43 @@ public final class PowerThrottleDetector implements Detector {
       evidence.put("powerLimitWatts", limit.value());
     }
     boolean brake = t.reasonsSeen().contains(ClockEventReason.HW_POWER_BRAKE_SLOWDOWN.name());
-    String summary = gpu.describe() + " is held back by " + (brake ? "the power brake" : "its power cap") + " in "
-        + t.throttledSamples() + " of " + t.samples() + " samples over the last " + options.windowSeconds()
-        + " s, running at " + Evidence.percent(t.performanceFactor()) + " of its reference SM clock";
+    String summary =
+        gpu.describe()
+            + " is held back by "
+            + (brake ? "the power brake" : "its power cap")
+            + " in "
+            + t.throttledSamples()
+            + " of "
+            + t.samples()
+            + " samples over the last "
+            + options.windowSeconds()
+            + " s, running at "
+            + Evidence.percent(t.performanceFactor())
+            + " of its reference SM clock";
     String node = gpu.node().value();
-    String action = brake
-        ? "Check the power supplies and the power-brake signal of " + node + " (BMC event log); drain " + node
-            + " if a PSU has failed"
-        : "Compare the enforced and default power limits of GPU " + gpu.index() + " on " + node
-            + " (nvidia-smi -q -d POWER -i " + gpu.index() + "); restore the default with nvidia-smi -pl if it"
-            + " was lowered, else check the node's power budget";
-    return new Condition(FindingKind.POWER_THROTTLE, gpu.node(), gpu.index(), Severity.WARNING, summary,
-        evidence.toMap(), action, t.performanceFactor());
+    String action =
+        brake
+            ? "Check the power supplies and the power-brake signal of "
+                + node
+                + " (BMC event log); drain "
+                + node
+                + " if a PSU has failed"
+            : "Compare the enforced and default power limits of GPU "
+                + gpu.index()
+                + " on "
+                + node
+                + " (nvidia-smi -q -d POWER -i "
+                + gpu.index()
+                + "); restore the default with nvidia-smi -pl if it"
+                + " was lowered, else check the node's power budget";
+    return new Condition(
+        FindingKind.POWER_THROTTLE,
+        gpu.node(),
+        gpu.index(),
+        Severity.WARNING,
+        summary,
+        evidence.toMap(),
+        action,
+        t.performanceFactor());
   }
 }

@@ -4,8 +4,9 @@ import io.bulwark.api.telemetry.SampleWindow;
 import java.util.Arrays;
 
 /**
- * Median, mean and median absolute deviation over the finite values of a series, so that one malformed sample
- * (NaN, infinity) cannot skew a detector. Used by the throttle and straggler detectors.
+ * Median, mean and median absolute deviation over the finite values of a series, so that one
+ * malformed sample (NaN, infinity) cannot skew a detector. Used by the throttle and straggler
+ * detectors.
  */
 final class RobustStatistics {
   /** Scales a median absolute deviation to the standard deviation of a normal distribution. */

@@ -4,8 +4,8 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * Configuration of the row-remap failure detector (PID {@code io.bulwark.health.dcgm.row-remap-failure}). Read
- * once by {@link RowRemapDetector}.
+ * Configuration of the row-remap failure detector (PID {@code
+ * io.bulwark.health.dcgm.row-remap-failure}). Read once by {@link RowRemapDetector}.
  */
 @ObjectClassDefinition(
     name = "Bulwark row-remap failure detector",

@@ -12,24 +12,34 @@ package io.bulwark.health.dcgm.internal;
  * @param busyUtilPercent the median utilisation from which a GPU counts as busy
  * @param compareSmActive whether SM activity is compared too
  */
-record StragglerOptions(int windowSeconds, double relativeDrop, double madMultiplier, double sustainedFraction,
-    int minPeers, int minSamples, double busyUtilPercent, boolean compareSmActive) {
+record StragglerOptions(
+    int windowSeconds,
+    double relativeDrop,
+    double madMultiplier,
+    double sustainedFraction,
+    int minPeers,
+    int minSamples,
+    double busyUtilPercent,
+    boolean compareSmActive) {
 
   /**
    * @throws IllegalArgumentException naming the property whose value is out of range
    */
   StragglerOptions {
     if (windowSeconds < 1 || windowSeconds > 3600) {
-      throw new IllegalArgumentException("windowSeconds must be between 1 and 3600, was " + windowSeconds);
+      throw new IllegalArgumentException(
+          "windowSeconds must be between 1 and 3600, was " + windowSeconds);
     }
     if (!(relativeDrop > 0 && relativeDrop < 1)) {
       throw new IllegalArgumentException("relativeDrop must be in (0, 1), was " + relativeDrop);
     }
     if (!(madMultiplier >= 0 && madMultiplier < 1000)) {
-      throw new IllegalArgumentException("madMultiplier must be between 0 and 1000, was " + madMultiplier);
+      throw new IllegalArgumentException(
+          "madMultiplier must be between 0 and 1000, was " + madMultiplier);
     }
     if (!(sustainedFraction > 0 && sustainedFraction <= 1)) {
-      throw new IllegalArgumentException("sustainedFraction must be in (0, 1], was " + sustainedFraction);
+      throw new IllegalArgumentException(
+          "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
     if (minPeers < 2) {
       throw new IllegalArgumentException("minPeers must be at least 2, was " + minPeers);
@@ -38,14 +48,22 @@ record StragglerOptions(int windowSeconds, double relativeDrop, double madMultip
       throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
     }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
-      throw new IllegalArgumentException("busyUtilPercent must be between 0 and 100, was " + busyUtilPercent);
+      throw new IllegalArgumentException(
+          "busyUtilPercent must be between 0 and 100, was " + busyUtilPercent);
     }
   }
 
   /** Converts the configuration once. */
   static StragglerOptions from(StragglerDetectorConfig c) {
-    return new StragglerOptions(c.windowSeconds(), c.relativeDrop(), c.madMultiplier(), c.sustainedFraction(),
-        c.minPeers(), c.minSamples(), c.busyUtilPercent(), c.compareSmActive());
+    return new StragglerOptions(
+        c.windowSeconds(),
+        c.relativeDrop(),
+        c.madMultiplier(),
+        c.sustainedFraction(),
+        c.minPeers(),
+        c.minSamples(),
+        c.busyUtilPercent(),
+        c.compareSmActive());
   }
 
   /** Returns the default options. */

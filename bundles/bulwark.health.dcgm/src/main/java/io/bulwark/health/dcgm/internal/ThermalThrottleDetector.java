@@ -16,9 +16,10 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Reports busy GPUs that slow down for heat in a sustained way: SW_THERMAL_SLOWDOWN or HW_THERMAL_SLOWDOWN (or
- * HW_SLOWDOWN while the GPU runs hot) set in most clock-event samples of the window. A warning: the GPU still
- * serves, at the performance factor its SM clock shows against the fleet. Idle GPUs are not judged.
+ * Reports busy GPUs that slow down for heat in a sustained way: SW_THERMAL_SLOWDOWN or
+ * HW_THERMAL_SLOWDOWN (or HW_SLOWDOWN while the GPU runs hot) set in most clock-event samples of
+ * the window. A warning: the GPU still serves, at the performance factor its SM clock shows against
+ * the fleet. Idle GPUs are not judged.
  */
 @Component(
     service = Detector.class,
@@ -33,7 +34,8 @@ public final class ThermalThrottleDetector implements Detector {
   private final ThrottleJudge judge;
 
   /**
-   * @throws IllegalArgumentException if a configuration value is out of range (the message names it)
+   * @throws IllegalArgumentException if a configuration value is out of range (the message names
+   *     it)
    */
   @Activate
   public ThermalThrottleDetector(ThermalThrottleDetectorConfig config) {
@@ -56,31 +58,67 @@ public final class ThermalThrottleDetector implements Detector {
     PeerClocks peers = new PeerClocks(context, from, options.throttle().busyUtilPercent());
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      double temperature = RobustStatistics.median(
-          RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from)));
+      double temperature =
+          RobustStatistics.median(
+              RobustStatistics.finite(
+                  context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from)));
       boolean hot = temperature >= options.hotTemperatureCelsius();
-      Optional<Throttling> throttling = judge.judge(context, gpu,
-          mask -> (mask & THERMAL_BITS) != 0 || (hot && ClockEventReason.HW_SLOWDOWN.isSet(mask)), peers);
+      Optional<Throttling> throttling =
+          judge.judge(
+              context,
+              gpu,
+              mask ->
+                  (mask & THERMAL_BITS) != 0 || (hot && ClockEventReason.HW_SLOWDOWN.isSet(mask)),
+              peers);
       throttling.ifPresent(t -> conditions.add(condition(gpu, t, temperature)));
     }
     return conditions;
   }
 
   private Condition condition(ObservedGpu gpu, Throttling t, double temperature) {
-    Evidence evidence = t.evidence("SW_THERMAL_SLOWDOWN|HW_THERMAL_SLOWDOWN (or HW_SLOWDOWN at >= "
-        + Evidence.number(options.hotTemperatureCelsius()) + " °C)", options.throttle());
+    Evidence evidence =
+        t.evidence(
+            "SW_THERMAL_SLOWDOWN|HW_THERMAL_SLOWDOWN (or HW_SLOWDOWN at >= "
+                + Evidence.number(options.hotTemperatureCelsius())
+                + " °C)",
+            options.throttle());
     if (Double.isFinite(temperature)) {
       evidence.put("medianGpuTempCelsius", temperature);
     }
-    String summary = gpu.describe() + " slows down for heat in " + t.throttledSamples() + " of " + t.samples()
-        + " samples over the last " + options.throttle().windowSeconds() + " s"
-        + (Double.isFinite(temperature) ? " at " + Evidence.number(temperature) + " °C" : "")
-        + ", running at " + Evidence.percent(t.performanceFactor()) + " of its reference SM clock";
+    String summary =
+        gpu.describe()
+            + " slows down for heat in "
+            + t.throttledSamples()
+            + " of "
+            + t.samples()
+            + " samples over the last "
+            + options.throttle().windowSeconds()
+            + " s"
+            + (Double.isFinite(temperature) ? " at " + Evidence.number(temperature) + " °C" : "")
+            + ", running at "
+            + Evidence.percent(t.performanceFactor())
+            + " of its reference SM clock";
     String node = gpu.node().value();
-    String action = "Check the cooling of " + node + ": fans, inlet air temperature and blocked airflow around GPU "
-        + gpu.index() + " (nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i " + gpu.index() + "); if it stays hot"
-        + " with sound airflow, drain " + node + " to re-seat the heatsink of GPU " + gpu.index();
-    return new Condition(FindingKind.THERMAL_THROTTLE, gpu.node(), gpu.index(), Severity.WARNING, summary,
-        evidence.toMap(), action, t.performanceFactor());
+    String action =
+        "Check the cooling of "
+            + node
+            + ": fans, inlet air temperature and blocked airflow around GPU "
+            + gpu.index()
+            + " (nvidia-smi -q -d TEMPERATURE,PERFORMANCE -i "
+            + gpu.index()
+            + "); if it stays hot"
+            + " with sound airflow, drain "
+            + node
+            + " to re-seat the heatsink of GPU "
+            + gpu.index();
+    return new Condition(
+        FindingKind.THERMAL_THROTTLE,
+        gpu.node(),
+        gpu.index(),
+        Severity.WARNING,
+        summary,
+        evidence.toMap(),
+        action,
+        t.performanceFactor());
   }
 }

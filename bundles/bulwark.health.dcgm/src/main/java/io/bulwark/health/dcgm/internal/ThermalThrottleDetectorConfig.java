@@ -4,37 +4,45 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * Configuration of the thermal throttle detector (PID {@code io.bulwark.health.dcgm.thermal-throttle}). Read once
- * by {@link ThermalThrottleOptions}.
+ * Configuration of the thermal throttle detector (PID {@code
+ * io.bulwark.health.dcgm.thermal-throttle}). Read once by {@link ThermalThrottleOptions}.
  */
 @ObjectClassDefinition(
     name = "Bulwark thermal throttle detector",
     description = "Reports busy GPUs that slow down for heat in a sustained way.")
 public @interface ThermalThrottleDetectorConfig {
 
-  @AttributeDefinition(name = "Window (s)", description = "Window the clock-event bits are judged over; 1 to 3600.")
+  @AttributeDefinition(
+      name = "Window (s)",
+      description = "Window the clock-event bits are judged over; 1 to 3600.")
   int windowSeconds() default 10;
 
   @AttributeDefinition(
       name = "Sustained fraction",
-      description = "Share of the window's samples that must carry a thermal bit; above 0, at most 1.")
+      description =
+          "Share of the window's samples that must carry a thermal bit; above 0, at most 1.")
   double sustainedFraction() default 0.8;
 
-  @AttributeDefinition(name = "Minimum samples", description = "Fewest samples in the window to judge; 1 or more.")
+  @AttributeDefinition(
+      name = "Minimum samples",
+      description = "Fewest samples in the window to judge; 1 or more.")
   int minSamples() default 5;
 
   @AttributeDefinition(
       name = "Busy utilisation (%)",
-      description = "Median GPU_UTIL from which a GPU counts as busy; idle GPUs are not judged; 0 to 100.")
+      description =
+          "Median GPU_UTIL from which a GPU counts as busy; idle GPUs are not judged; 0 to 100.")
   double busyUtilPercent() default 50;
 
   @AttributeDefinition(
       name = "Reference window (s)",
-      description = "How far back the GPU's own peak SM clock is looked for; windowSeconds to 86400.")
+      description =
+          "How far back the GPU's own peak SM clock is looked for; windowSeconds to 86400.")
   int referenceWindowSeconds() default 300;
 
   @AttributeDefinition(
       name = "Hot temperature (°C)",
-      description = "From this median GPU temperature a HW_SLOWDOWN bit counts as thermal; 30 to 150.")
+      description =
+          "From this median GPU temperature a HW_SLOWDOWN bit counts as thermal; 30 to 150.")
   double hotTemperatureCelsius() default 85;
 }

@@ -1,7 +1,8 @@
 package io.bulwark.health.dcgm.internal;
 
 /**
- * The validated, immutable form of {@link ThermalThrottleDetectorConfig}. Used by the thermal throttle detector.
+ * The validated, immutable form of {@link ThermalThrottleDetectorConfig}. Used by the thermal
+ * throttle detector.
  *
  * @param throttle the settings shared with the power throttle detector
  * @param hotTemperatureCelsius the median GPU temperature from which HW_SLOWDOWN counts as thermal
@@ -20,8 +21,14 @@ record ThermalThrottleOptions(ThrottleOptions throttle, double hotTemperatureCel
 
   /** Converts the configuration once. */
   static ThermalThrottleOptions from(ThermalThrottleDetectorConfig c) {
-    return new ThermalThrottleOptions(new ThrottleOptions(c.windowSeconds(), c.sustainedFraction(),
-        c.minSamples(), c.busyUtilPercent(), c.referenceWindowSeconds()), c.hotTemperatureCelsius());
+    return new ThermalThrottleOptions(
+        new ThrottleOptions(
+            c.windowSeconds(),
+            c.sustainedFraction(),
+            c.minSamples(),
+            c.busyUtilPercent(),
+            c.referenceWindowSeconds()),
+        c.hotTemperatureCelsius());
   }
 
   /** Returns the default options. */

@@ -14,10 +14,11 @@ import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 
 /**
- * Decides whether a GPU is throttled in a sustained way: it is busy, the window holds enough clock-event samples,
- * and the throttle bits are set (with GPU_IDLE clear) in at least the sustained share of them. Then measures how
- * fast it runs: mean SM clock over the window against the higher of its own peak over the reference window and
- * the median clock of busy GPUs of the same model. Used by the thermal and power throttle detectors.
+ * Decides whether a GPU is throttled in a sustained way: it is busy, the window holds enough
+ * clock-event samples, and the throttle bits are set (with GPU_IDLE clear) in at least the
+ * sustained share of them. Then measures how fast it runs: mean SM clock over the window against
+ * the higher of its own peak over the reference window and the median clock of busy GPUs of the
+ * same model. Used by the thermal and power throttle detectors.
  */
 final class ThrottleJudge {
   private static final double MIN_FACTOR = 0.05;
@@ -36,10 +37,11 @@ final class ThrottleJudge {
    * @param throttled tells whether a clock-event bitmask counts as this kind of throttle
    * @param peers the fleet's clocks for this evaluation
    */
-  Optional<Throttling> judge(DetectionContext context, ObservedGpu gpu, LongPredicate throttled,
-      PeerClocks peers) {
+  Optional<Throttling> judge(
+      DetectionContext context, ObservedGpu gpu, LongPredicate throttled, PeerClocks peers) {
     long from = windowStart(context.nowMillis());
-    SampleWindow window = context.telemetry().window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from);
+    SampleWindow window =
+        context.telemetry().window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from);
     List<Long> masks = new ArrayList<>();
     for (double v : window.values()) {
       if (Double.isFinite(v) && v >= 0 && v <= Long.MAX_VALUE) {
@@ -68,27 +70,36 @@ final class ThrottleJudge {
     if (!busyness.busy()) {
       return Optional.empty();
     }
-    double mean = RobustStatistics.mean(
-        RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), from)));
-    long referenceFrom = WindowOptions.windowStart(context.nowMillis(), options.referenceWindowSeconds());
-    double peak = RobustStatistics.max(RobustStatistics.finite(
-        context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), referenceFrom)));
+    double mean =
+        RobustStatistics.mean(
+            RobustStatistics.finite(
+                context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), from)));
+    long referenceFrom =
+        WindowOptions.windowStart(context.nowMillis(), options.referenceWindowSeconds());
+    double peak =
+        RobustStatistics.max(
+            RobustStatistics.finite(
+                context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), referenceFrom)));
     double peerMedian = peers.median(gpu.model());
     double reference = Double.isFinite(peerMedian) && !(peak >= peerMedian) ? peerMedian : peak;
-    String basis = reference == peerMedian && Double.isFinite(peerMedian)
-        ? "median SM clock of busy " + modelWords(gpu) + " GPUs in the fleet"
-        : "this GPU's peak SM clock over the last " + options.referenceWindowSeconds() + " s";
+    String basis =
+        reference == peerMedian && Double.isFinite(peerMedian)
+            ? "median SM clock of busy " + modelWords(gpu) + " GPUs in the fleet"
+            : "this GPU's peak SM clock over the last " + options.referenceWindowSeconds() + " s";
     double factor = 1.0;
     if (Double.isFinite(mean) && Double.isFinite(reference) && reference > 0) {
       factor = Math.max(MIN_FACTOR, Math.min(1.0, mean / reference));
     } else {
       basis = "SM clock not reported: performance not measured";
     }
-    String hex = masks.stream().skip(Math.max(0, masks.size() - 20))
-        .map(m -> "0x" + Long.toHexString(m).toUpperCase(Locale.ROOT))
-        .collect(Collectors.joining(", ", "[", "]"));
+    String hex =
+        masks.stream()
+            .skip(Math.max(0, masks.size() - 20))
+            .map(m -> "0x" + Long.toHexString(m).toUpperCase(Locale.ROOT))
+            .collect(Collectors.joining(", ", "[", "]"));
     String reasons = seen.stream().map(Enum::name).collect(Collectors.joining("|"));
-    return Optional.of(new Throttling(masks.size(), hits, reasons, hex, busyness, mean, reference, basis, factor));
+    return Optional.of(
+        new Throttling(masks.size(), hits, reasons, hex, busyness, mean, reference, basis, factor));
   }
 
   private static String modelWords(ObservedGpu gpu) {

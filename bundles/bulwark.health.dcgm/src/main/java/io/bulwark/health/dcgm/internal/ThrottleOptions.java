@@ -9,7 +9,11 @@ package io.bulwark.health.dcgm.internal;
  * @param busyUtilPercent the median utilisation from which a GPU counts as busy
  * @param referenceWindowSeconds how far back the GPU's own peak SM clock is looked for
  */
-record ThrottleOptions(int windowSeconds, double sustainedFraction, int minSamples, double busyUtilPercent,
+record ThrottleOptions(
+    int windowSeconds,
+    double sustainedFraction,
+    int minSamples,
+    double busyUtilPercent,
     int referenceWindowSeconds) {
 
   /**
@@ -17,20 +21,26 @@ record ThrottleOptions(int windowSeconds, double sustainedFraction, int minSampl
    */
   ThrottleOptions {
     if (windowSeconds < 1 || windowSeconds > 3600) {
-      throw new IllegalArgumentException("windowSeconds must be between 1 and 3600, was " + windowSeconds);
+      throw new IllegalArgumentException(
+          "windowSeconds must be between 1 and 3600, was " + windowSeconds);
     }
     if (!(sustainedFraction > 0 && sustainedFraction <= 1)) {
-      throw new IllegalArgumentException("sustainedFraction must be in (0, 1], was " + sustainedFraction);
+      throw new IllegalArgumentException(
+          "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
     if (minSamples < 1) {
       throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
     }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
-      throw new IllegalArgumentException("busyUtilPercent must be between 0 and 100, was " + busyUtilPercent);
+      throw new IllegalArgumentException(
+          "busyUtilPercent must be between 0 and 100, was " + busyUtilPercent);
     }
     if (referenceWindowSeconds < windowSeconds || referenceWindowSeconds > 86_400) {
-      throw new IllegalArgumentException("referenceWindowSeconds must be between windowSeconds ("
-          + windowSeconds + ") and 86400, was " + referenceWindowSeconds);
+      throw new IllegalArgumentException(
+          "referenceWindowSeconds must be between windowSeconds ("
+              + windowSeconds
+              + ") and 86400, was "
+              + referenceWindowSeconds);
     }
   }
 

@@ -3,11 +3,12 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.telemetry.DcgmField;
 
 /**
- * A sustained throttle measured on one busy GPU: how many samples carried the throttle bits, which reasons were
- * set, and how fast the GPU ran against its reference clock. Made by {@link ThrottleJudge}; turned into a
- * condition by the thermal and power throttle detectors.
+ * A sustained throttle measured on one busy GPU: how many samples carried the throttle bits, which
+ * reasons were set, and how fast the GPU ran against its reference clock. Made by {@link
+ * ThrottleJudge}; turned into a condition by the thermal and power throttle detectors.
  *
- * @param performanceFactor mean SM clock / reference clock, clamped to [0.05, 1]; 1 when the clock is unknown
+ * @param performanceFactor mean SM clock / reference clock, clamped to [0.05, 1]; 1 when the clock
+ *     is unknown
  */
 record Throttling(
     int samples,
@@ -26,15 +27,21 @@ record Throttling(
 
   /** Returns the evidence every throttle condition carries. */
   Evidence evidence(String bits, ThrottleOptions options) {
-    Evidence e = Evidence.of(DcgmField.CLOCKS_EVENT_REASONS)
-        .put("values", masks)
-        .put("reasonsSeen", reasonsSeen)
-        .put("throttledSamples", throttledSamples + " of " + samples)
-        .threshold(bits + " set in >= " + Evidence.percent(options.sustainedFraction()) + " of at least "
-            + options.minSamples() + " samples while the GPU is busy")
-        .window(options.windowSeconds())
-        .put("busy", busyness.basis())
-        .put("referenceBasis", referenceBasis);
+    Evidence e =
+        Evidence.of(DcgmField.CLOCKS_EVENT_REASONS)
+            .put("values", masks)
+            .put("reasonsSeen", reasonsSeen)
+            .put("throttledSamples", throttledSamples + " of " + samples)
+            .threshold(
+                bits
+                    + " set in >= "
+                    + Evidence.percent(options.sustainedFraction())
+                    + " of at least "
+                    + options.minSamples()
+                    + " samples while the GPU is busy")
+            .window(options.windowSeconds())
+            .put("busy", busyness.basis())
+            .put("referenceBasis", referenceBasis);
     if (Double.isFinite(meanSmClockMhz)) {
       e.put("meanSmClockMhz", meanSmClockMhz);
     }

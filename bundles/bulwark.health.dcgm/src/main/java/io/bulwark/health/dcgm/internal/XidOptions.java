@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
  *
  * @param holdSeconds how long a seen XID holds
  * @param hardwareXids codes that mean the GPU is bad
- * @param applicationXids codes that point at the application; a code in both sets is a hardware code
+ * @param applicationXids codes that point at the application; a code in both sets is a hardware
+ *     code
  */
 record XidOptions(int holdSeconds, Set<Integer> hardwareXids, Set<Integer> applicationXids) {
 
@@ -19,7 +20,8 @@ record XidOptions(int holdSeconds, Set<Integer> hardwareXids, Set<Integer> appli
    */
   XidOptions {
     if (holdSeconds < 1 || holdSeconds > 3600) {
-      throw new IllegalArgumentException("holdSeconds must be between 1 and 3600, was " + holdSeconds);
+      throw new IllegalArgumentException(
+          "holdSeconds must be between 1 and 3600, was " + holdSeconds);
     }
     hardwareXids = Set.copyOf(hardwareXids);
     applicationXids = Set.copyOf(applicationXids);

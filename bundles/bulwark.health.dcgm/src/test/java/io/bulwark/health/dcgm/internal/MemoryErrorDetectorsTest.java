@@ -18,8 +18,9 @@ class MemoryErrorDetectorsTest {
 
   private void set(int node, int gpu, String metric, double value, long fromSecond) {
     NodeId target = node(node);
-    fleet.with((n, g, m, s, sound) -> n.equals(target) && g == gpu && m.equals(metric) && s >= fromSecond
-        ? value : null);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == gpu && m.equals(metric) && s >= fromSecond ? value : null);
   }
 
   @Test
@@ -27,30 +28,45 @@ class MemoryErrorDetectorsTest {
     set(0, 2, DcgmField.ECC_DBE_VOL_TOTAL, 3, 4);
     fleet.run(5);
 
-    assertThat(ecc.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.kind()).isEqualTo("ecc-dbe");
-      assertThat(c.gpu()).isEqualTo(2);
-      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
-      assertThat(c.evidence()).containsEntry("metric", DcgmField.ECC_DBE_VOL_TOTAL)
-          .containsEntry("volatileErrors", "3").containsEntry("window", "last 15 s").containsKey("threshold");
-      assertThat(c.recommendedAction()).contains("Drain gpu-node-000").contains("dcgmi diag -r 3");
-    });
+    assertThat(ecc.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo("ecc-dbe");
+              assertThat(c.gpu()).isEqualTo(2);
+              assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+              assertThat(c.evidence())
+                  .containsEntry("metric", DcgmField.ECC_DBE_VOL_TOTAL)
+                  .containsEntry("volatileErrors", "3")
+                  .containsEntry("window", "last 15 s")
+                  .containsKey("threshold");
+              assertThat(c.recommendedAction())
+                  .contains("Drain gpu-node-000")
+                  .contains("dcgmi diag -r 3");
+            });
     assertThat(rowRemap.evaluate(fleet.context())).isEmpty();
   }
 
   @Test
   void a_rising_aggregate_counter_is_critical_even_without_the_volatile_counter() {
     NodeId target = node(1);
-    fleet.with((n, g, m, s, sound) -> n.equals(target) && g == 7 && m.equals(DcgmField.ECC_DBE_AGG_TOTAL)
-        ? (s < 6 ? 10.0 : 11.0) : null);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == 7 && m.equals(DcgmField.ECC_DBE_AGG_TOTAL)
+                ? (s < 6 ? 10.0 : 11.0)
+                : null);
     fleet.with((n, g, m, s, sound) -> m.equals(DcgmField.ECC_DBE_VOL_TOTAL) ? Double.NaN : null);
     fleet.run(8);
 
-    assertThat(ecc.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.gpu()).isEqualTo(7);
-      assertThat(c.evidence()).containsEntry("aggregateRise", "1")
-          .containsEntry("metric", DcgmField.ECC_DBE_AGG_TOTAL);
-    });
+    assertThat(ecc.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.gpu()).isEqualTo(7);
+              assertThat(c.evidence())
+                  .containsEntry("aggregateRise", "1")
+                  .containsEntry("metric", DcgmField.ECC_DBE_AGG_TOTAL);
+            });
   }
 
   @Test
@@ -77,23 +93,35 @@ class MemoryErrorDetectorsTest {
     set(1, 4, DcgmField.ROW_REMAP_PENDING, 1, 2);
     fleet.run(3);
 
-    assertThat(rowRemap.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.kind()).isEqualTo("row-remap-failure");
-      assertThat(c.node()).isEqualTo(node(1));
-      assertThat(c.gpu()).isEqualTo(4);
-      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
-      assertThat(c.evidence()).containsEntry("remapPending", "1").containsEntry("threshold", "> 0");
-      assertThat(c.recommendedAction()).contains("RMA GPU 4");
-    });
+    assertThat(rowRemap.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo("row-remap-failure");
+              assertThat(c.node()).isEqualTo(node(1));
+              assertThat(c.gpu()).isEqualTo(4);
+              assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+              assertThat(c.evidence())
+                  .containsEntry("remapPending", "1")
+                  .containsEntry("threshold", "> 0");
+              assertThat(c.recommendedAction()).contains("RMA GPU 4");
+            });
     assertThat(ecc.evaluate(fleet.context())).isEmpty();
   }
 
   @Test
   void invalid_windows_name_the_property() {
-    assertThatThrownBy(() -> new EccDetector(TypedConfig.of(EccDetectorConfig.class,
-        Map.of("windowSeconds", 0)))).hasMessageContaining("windowSeconds");
-    assertThatThrownBy(() -> new RowRemapDetector(TypedConfig.of(RowRemapDetectorConfig.class,
-        Map.of("windowSeconds", 4000)))).hasMessageContaining("windowSeconds");
-    assertThat(new EccDetector(TypedConfig.of(EccDetectorConfig.class, Map.of())).name()).isEqualTo("ecc-dbe");
+    assertThatThrownBy(
+            () ->
+                new EccDetector(
+                    TypedConfig.of(EccDetectorConfig.class, Map.of("windowSeconds", 0))))
+        .hasMessageContaining("windowSeconds");
+    assertThatThrownBy(
+            () ->
+                new RowRemapDetector(
+                    TypedConfig.of(RowRemapDetectorConfig.class, Map.of("windowSeconds", 4000))))
+        .hasMessageContaining("windowSeconds");
+    assertThat(new EccDetector(TypedConfig.of(EccDetectorConfig.class, Map.of())).name())
+        .isEqualTo("ecc-dbe");
   }
 }

@@ -18,8 +18,9 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * A fleet for the detector tests, sampled once a second like the simulator and dcgm-exporter: busy, sound GPUs
- * with a little seeded noise, unless a test overrides metrics of chosen GPUs from a chosen time.
+ * A fleet for the detector tests, sampled once a second like the simulator and dcgm-exporter: busy,
+ * sound GPUs with a little seeded noise, unless a test overrides metrics of chosen GPUs from a
+ * chosen time.
  */
 final class SimulatedFleet {
   static final long START = 1_700_000_000_000L;
@@ -48,8 +49,13 @@ final class SimulatedFleet {
       for (int g = 0; g < gpusPerNode; g++) {
         gpus.add(new Gpu(g, "GPU-" + id.value() + "-" + g, model));
       }
-      inventory.add(new Node(id, LifecycleState.DEPLOYED, gpus, Instant.ofEpochMilli(START),
-          Instant.ofEpochMilli(START)));
+      inventory.add(
+          new Node(
+              id,
+              LifecycleState.DEPLOYED,
+              gpus,
+              Instant.ofEpochMilli(START),
+              Instant.ofEpochMilli(START)));
     }
     return this;
   }
@@ -79,16 +85,18 @@ final class SimulatedFleet {
             continue;
           }
           reported.add(gpu);
-          sound(node.id(), gpu.index()).forEach((metric, value) -> {
-            double v = value;
-            for (Fault f : faults) {
-              Double o = f.value(node.id(), gpu.index(), metric, (now - START) / 1000, v);
-              v = o == null ? v : o;
-            }
-            if (!Double.isNaN(v)) {
-              telemetry.add(node.id(), gpu.index(), metric, now, v);
-            }
-          });
+          sound(node.id(), gpu.index())
+              .forEach(
+                  (metric, value) -> {
+                    double v = value;
+                    for (Fault f : faults) {
+                      Double o = f.value(node.id(), gpu.index(), metric, (now - START) / 1000, v);
+                      v = o == null ? v : o;
+                    }
+                    if (!Double.isNaN(v)) {
+                      telemetry.add(node.id(), gpu.index(), metric, now, v);
+                    }
+                  });
         }
         telemetry.report(node.id(), reported, now);
       }
@@ -129,5 +137,6 @@ final class SimulatedFleet {
   }
 
   /** A detection context over this fleet at its current time. */
-  record TestContext(TelemetryQuery telemetry, List<Node> inventory, long nowMillis) implements DetectionContext {}
+  record TestContext(TelemetryQuery telemetry, List<Node> inventory, long nowMillis)
+      implements DetectionContext {}
 }

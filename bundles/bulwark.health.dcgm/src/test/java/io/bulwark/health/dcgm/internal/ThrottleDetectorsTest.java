@@ -19,14 +19,19 @@ class ThrottleDetectorsTest {
   private static final long IDLE = ClockEventReason.GPU_IDLE.mask();
 
   private final SimulatedFleet fleet = new SimulatedFleet(2, 8, "H100");
-  private final ThermalThrottleDetector thermal = new ThermalThrottleDetector(ThermalThrottleOptions.defaults());
+  private final ThermalThrottleDetector thermal =
+      new ThermalThrottleDetector(ThermalThrottleOptions.defaults());
   private final PowerThrottleDetector power = new PowerThrottleDetector(ThrottleOptions.defaults());
 
-  /** From second {@code from}, GPU {@code gpu} of gpu-node-001 reports {@code metric} as {@code value}. */
+  /**
+   * From second {@code from}, GPU {@code gpu} of gpu-node-001 reports {@code metric} as {@code
+   * value}.
+   */
   private void set(int gpu, String metric, double value, long from) {
     NodeId target = node(1);
-    fleet.with((n, g, m, s, sound) -> n.equals(target) && g == gpu && m.equals(metric) && s >= from
-        ? value : null);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == gpu && m.equals(metric) && s >= from ? value : null);
   }
 
   @Test
@@ -36,36 +41,50 @@ class ThrottleDetectorsTest {
     set(3, DcgmField.GPU_TEMP, 91, 5);
     fleet.run(20);
 
-    assertThat(thermal.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.kind()).isEqualTo("thermal-throttle");
-      assertThat(c.node()).isEqualTo(node(1));
-      assertThat(c.gpu()).isEqualTo(3);
-      assertThat(c.severity()).isEqualTo(Severity.WARNING);
-      assertThat(c.performanceFactor()).isCloseTo(1386.0 / 1980, within(0.01));
-      assertThat(c.evidence()).containsEntry("metric", DcgmField.CLOCKS_EVENT_REASONS)
-          .containsEntry("reasonsSeen", "SW_THERMAL_SLOWDOWN").containsEntry("throttledSamples", "10 of 10")
-          .containsEntry("window", "last 10 s").containsEntry("medianGpuTempCelsius", "91")
-          .containsKeys("values", "threshold", "referenceSmClockMhz");
-      assertThat(c.summary()).contains("GPU 3 of gpu-node-001")
-          .contains("running at " + Evidence.percent(c.performanceFactor()));
-      assertThat(c.recommendedAction()).contains("cooling of gpu-node-001");
-    });
+    assertThat(thermal.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo("thermal-throttle");
+              assertThat(c.node()).isEqualTo(node(1));
+              assertThat(c.gpu()).isEqualTo(3);
+              assertThat(c.severity()).isEqualTo(Severity.WARNING);
+              assertThat(c.performanceFactor()).isCloseTo(1386.0 / 1980, within(0.01));
+              assertThat(c.evidence())
+                  .containsEntry("metric", DcgmField.CLOCKS_EVENT_REASONS)
+                  .containsEntry("reasonsSeen", "SW_THERMAL_SLOWDOWN")
+                  .containsEntry("throttledSamples", "10 of 10")
+                  .containsEntry("window", "last 10 s")
+                  .containsEntry("medianGpuTempCelsius", "91")
+                  .containsKeys("values", "threshold", "referenceSmClockMhz");
+              assertThat(c.summary())
+                  .contains("GPU 3 of gpu-node-001")
+                  .contains("running at " + Evidence.percent(c.performanceFactor()));
+              assertThat(c.recommendedAction()).contains("cooling of gpu-node-001");
+            });
     assertThat(power.evaluate(fleet.context())).isEmpty();
   }
 
   @Test
   void a_sustained_power_cap_is_a_power_throttle_warning_and_not_a_thermal_one() {
-    set(5, DcgmField.CLOCKS_EVENT_REASONS, POWER_CAP | ClockEventReason.HW_POWER_BRAKE_SLOWDOWN.mask(), 0);
+    set(
+        5,
+        DcgmField.CLOCKS_EVENT_REASONS,
+        POWER_CAP | ClockEventReason.HW_POWER_BRAKE_SLOWDOWN.mask(),
+        0);
     set(5, DcgmField.SM_CLOCK, 990, 0);
     fleet.run(12);
 
-    assertThat(power.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.kind()).isEqualTo("power-throttle");
-      assertThat(c.gpu()).isEqualTo(5);
-      assertThat(c.performanceFactor()).isCloseTo(0.5, within(0.01));
-      assertThat(c.evidence()).containsEntry("powerLimitWatts", "700");
-      assertThat(c.summary()).contains("power brake");
-    });
+    assertThat(power.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo("power-throttle");
+              assertThat(c.gpu()).isEqualTo(5);
+              assertThat(c.performanceFactor()).isCloseTo(0.5, within(0.01));
+              assertThat(c.evidence()).containsEntry("powerLimitWatts", "700");
+              assertThat(c.summary()).contains("power brake");
+            });
     assertThat(thermal.evaluate(fleet.context())).isEmpty();
   }
 
@@ -88,17 +107,23 @@ class ThrottleDetectorsTest {
     set(6, DcgmField.CLOCKS_EVENT_REASONS, ClockEventReason.HW_THERMAL_SLOWDOWN.mask() | IDLE, 0);
     fleet.run(10);
 
-    assertThat(thermal.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.gpu()).isEqualTo(1);
-      assertThat(c.evidence().get("busy")).contains("GPU_IDLE bit clear in 10 of 10");
-    });
+    assertThat(thermal.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.gpu()).isEqualTo(1);
+              assertThat(c.evidence().get("busy")).contains("GPU_IDLE bit clear in 10 of 10");
+            });
   }
 
   @Test
   void a_throttle_bit_in_fewer_than_the_sustained_share_of_samples_is_noise() {
     NodeId target = node(0);
-    fleet.with((n, g, m, s, sound) -> n.equals(target) && g == 0 && m.equals(DcgmField.CLOCKS_EVENT_REASONS)
-        && s % 2 == 0 ? (double) THERMAL : null);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == 0 && m.equals(DcgmField.CLOCKS_EVENT_REASONS) && s % 2 == 0
+                ? (double) THERMAL
+                : null);
     fleet.run(30);
 
     assertThat(thermal.evaluate(fleet.context())).isEmpty();
@@ -121,7 +146,8 @@ class ThrottleDetectorsTest {
     set(7, DcgmField.GPU_TEMP, 88, 0);
     fleet.run(10);
 
-    assertThat(thermal.evaluate(fleet.context())).singleElement()
+    assertThat(thermal.evaluate(fleet.context()))
+        .singleElement()
         .satisfies(c -> assertThat(c.gpu()).isEqualTo(7));
   }
 
@@ -131,7 +157,8 @@ class ThrottleDetectorsTest {
     set(0, DcgmField.SM_CLOCK, 30, 0);
     fleet.run(10);
 
-    assertThat(thermal.evaluate(fleet.context())).singleElement()
+    assertThat(thermal.evaluate(fleet.context()))
+        .singleElement()
         .satisfies(c -> assertThat(c.performanceFactor()).isEqualTo(0.05));
   }
 
@@ -155,17 +182,38 @@ class ThrottleDetectorsTest {
 
   @Test
   void invalid_values_name_the_property() {
-    assertThat(ThermalThrottleOptions.from(TypedConfig.of(ThermalThrottleDetectorConfig.class, Map.of())))
+    assertThat(
+            ThermalThrottleOptions.from(
+                TypedConfig.of(ThermalThrottleDetectorConfig.class, Map.of())))
         .isEqualTo(ThermalThrottleOptions.defaults());
-    assertThatThrownBy(() -> new ThermalThrottleDetector(TypedConfig.of(ThermalThrottleDetectorConfig.class,
-        Map.of("sustainedFraction", 1.5)))).hasMessageContaining("sustainedFraction");
-    assertThatThrownBy(() -> new ThermalThrottleDetector(TypedConfig.of(ThermalThrottleDetectorConfig.class,
-        Map.of("hotTemperatureCelsius", 500.0)))).hasMessageContaining("hotTemperatureCelsius");
-    assertThatThrownBy(() -> new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class,
-        Map.of("busyUtilPercent", -1.0)))).hasMessageContaining("busyUtilPercent");
-    assertThatThrownBy(() -> new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class,
-        Map.of("referenceWindowSeconds", 5)))).hasMessageContaining("referenceWindowSeconds");
-    assertThat(new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class, Map.of())).name())
+    assertThatThrownBy(
+            () ->
+                new ThermalThrottleDetector(
+                    TypedConfig.of(
+                        ThermalThrottleDetectorConfig.class, Map.of("sustainedFraction", 1.5))))
+        .hasMessageContaining("sustainedFraction");
+    assertThatThrownBy(
+            () ->
+                new ThermalThrottleDetector(
+                    TypedConfig.of(
+                        ThermalThrottleDetectorConfig.class,
+                        Map.of("hotTemperatureCelsius", 500.0))))
+        .hasMessageContaining("hotTemperatureCelsius");
+    assertThatThrownBy(
+            () ->
+                new PowerThrottleDetector(
+                    TypedConfig.of(
+                        PowerThrottleDetectorConfig.class, Map.of("busyUtilPercent", -1.0))))
+        .hasMessageContaining("busyUtilPercent");
+    assertThatThrownBy(
+            () ->
+                new PowerThrottleDetector(
+                    TypedConfig.of(
+                        PowerThrottleDetectorConfig.class, Map.of("referenceWindowSeconds", 5))))
+        .hasMessageContaining("referenceWindowSeconds");
+    assertThat(
+            new PowerThrottleDetector(TypedConfig.of(PowerThrottleDetectorConfig.class, Map.of()))
+                .name())
         .isEqualTo("power-throttle");
   }
 }

@@ -17,11 +17,21 @@ class XidDetectorTest {
   private final SimulatedFleet fleet = new SimulatedFleet(2, 8, "H100");
   private final XidDetector detector = new XidDetector(XidOptions.defaults());
 
-  /** GPU {@code gpu} of gpu-node-001 reports {@code code} from second {@code from} to second {@code to}. */
+  /**
+   * GPU {@code gpu} of gpu-node-001 reports {@code code} from second {@code from} to second {@code
+   * to}.
+   */
   private void xid(int gpu, int code, long from, long to) {
     NodeId target = node(1);
-    fleet.with((n, g, metric, s, sound) -> n.equals(target) && g == gpu && metric.equals(DcgmField.XID_ERRORS)
-        && s >= from && s <= to ? (double) code : null);
+    fleet.with(
+        (n, g, metric, s, sound) ->
+            n.equals(target)
+                    && g == gpu
+                    && metric.equals(DcgmField.XID_ERRORS)
+                    && s >= from
+                    && s <= to
+                ? (double) code
+                : null);
   }
 
   @Test
@@ -29,26 +39,36 @@ class XidDetectorTest {
     xid(3, 79, 5, 5);
     fleet.run(6);
 
-    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.kind()).isEqualTo("xid");
-      assertThat(c.node()).isEqualTo(node(1));
-      assertThat(c.gpu()).isEqualTo(3);
-      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
-      assertThat(c.evidence()).containsEntry("code", "79").containsEntry("class", "hardware")
-          .containsEntry("metric", DcgmField.XID_ERRORS).containsEntry("window", "last 30 s")
-          .containsKeys("values", "threshold");
-      assertThat(c.evidence().get("meaning")).contains("fallen off the bus");
-      assertThat(c.recommendedAction()).contains("gpu-node-001").contains("GPU 3");
-    });
+    assertThat(detector.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo("xid");
+              assertThat(c.node()).isEqualTo(node(1));
+              assertThat(c.gpu()).isEqualTo(3);
+              assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+              assertThat(c.evidence())
+                  .containsEntry("code", "79")
+                  .containsEntry("class", "hardware")
+                  .containsEntry("metric", DcgmField.XID_ERRORS)
+                  .containsEntry("window", "last 30 s")
+                  .containsKeys("values", "threshold");
+              assertThat(c.evidence().get("meaning")).contains("fallen off the bus");
+              assertThat(c.recommendedAction()).contains("gpu-node-001").contains("GPU 3");
+            });
   }
 
   @Test
   void every_listed_hardware_xid_is_critical() {
     for (int code : List.of(48, 63, 64, 74, 79, 92, 93, 94, 95, 119, 120)) {
       SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
-      f.with((n, g, metric, s, sound) -> g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
+      f.with(
+          (n, g, metric, s, sound) ->
+              g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
       f.run(2);
-      assertThat(detector.evaluate(f.context())).as("XID %d", code).singleElement()
+      assertThat(detector.evaluate(f.context()))
+          .as("XID %d", code)
+          .singleElement()
           .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
     }
   }
@@ -60,12 +80,15 @@ class XidDetectorTest {
     fleet.run(5);
 
     List<Condition> conditions = detector.evaluate(fleet.context());
-    assertThat(conditions).hasSize(2).allSatisfy(c -> {
-      assertThat(c.severity()).isEqualTo(Severity.INFO);
-      assertThat(c.performanceFactor()).isEqualTo(1.0);
-      assertThat(c.evidence()).containsEntry("class", "application");
-      assertThat(c.recommendedAction()).startsWith("No action on the GPU");
-    });
+    assertThat(conditions)
+        .hasSize(2)
+        .allSatisfy(
+            c -> {
+              assertThat(c.severity()).isEqualTo(Severity.INFO);
+              assertThat(c.performanceFactor()).isEqualTo(1.0);
+              assertThat(c.evidence()).containsEntry("class", "application");
+              assertThat(c.recommendedAction()).startsWith("No action on the GPU");
+            });
   }
 
   @Test
@@ -73,10 +96,13 @@ class XidDetectorTest {
     xid(1, 999, 3, 3);
     fleet.run(4);
 
-    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.severity()).isEqualTo(Severity.WARNING);
-      assertThat(c.evidence()).containsEntry("class", "unclassified");
-    });
+    assertThat(detector.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.severity()).isEqualTo(Severity.WARNING);
+              assertThat(c.evidence()).containsEntry("class", "unclassified");
+            });
   }
 
   @Test
@@ -86,10 +112,15 @@ class XidDetectorTest {
     xid(0, 43, 6, 6);
     fleet.run(8);
 
-    assertThat(detector.evaluate(fleet.context())).singleElement().satisfies(c -> {
-      assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
-      assertThat(c.evidence()).containsEntry("code", "48").containsEntry("codesSeen", "13, 48, 43");
-    });
+    assertThat(detector.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+              assertThat(c.evidence())
+                  .containsEntry("code", "48")
+                  .containsEntry("codesSeen", "13, 48, 43");
+            });
   }
 
   @Test
@@ -105,17 +136,18 @@ class XidDetectorTest {
   @Test
   void no_xid_and_malformed_samples_raise_nothing() {
     NodeId target = node(0);
-    fleet.with((n, g, metric, s, sound) -> {
-      if (!n.equals(target) || !metric.equals(DcgmField.XID_ERRORS)) {
-        return null;
-      }
-      return switch (g) {
-        case 0 -> Double.POSITIVE_INFINITY;
-        case 1 -> -5.0;
-        case 2 -> 48.5;
-        default -> null;
-      };
-    });
+    fleet.with(
+        (n, g, metric, s, sound) -> {
+          if (!n.equals(target) || !metric.equals(DcgmField.XID_ERRORS)) {
+            return null;
+          }
+          return switch (g) {
+            case 0 -> Double.POSITIVE_INFINITY;
+            case 1 -> -5.0;
+            case 2 -> 48.5;
+            default -> null;
+          };
+        });
     fleet.run(10);
 
     assertThat(detector.evaluate(fleet.context())).isEmpty();
@@ -128,26 +160,38 @@ class XidDetectorTest {
     fleet.drop(node(1), 6);
     fleet.run(2);
 
-    assertThat(detector.evaluate(fleet.context())).singleElement()
+    assertThat(detector.evaluate(fleet.context()))
+        .singleElement()
         .satisfies(c -> assertThat(c.gpu()).isEqualTo(6));
   }
 
   @Test
   void configured_codes_extend_the_hardware_list_and_invalid_values_name_the_property() {
-    XidDetector configured = new XidDetector(TypedConfig.of(XidDetectorConfig.class,
-        Map.of("additionalHardwareXids", new int[] {61})));
+    XidDetector configured =
+        new XidDetector(
+            TypedConfig.of(
+                XidDetectorConfig.class, Map.of("additionalHardwareXids", new int[] {61})));
     xid(1, 61, 3, 3);
     fleet.run(4);
-    assertThat(configured.evaluate(fleet.context())).singleElement()
+    assertThat(configured.evaluate(fleet.context()))
+        .singleElement()
         .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
-    assertThat(detector.evaluate(fleet.context())).singleElement()
+    assertThat(detector.evaluate(fleet.context()))
+        .singleElement()
         .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.WARNING));
 
     assertThat(XidOptions.from(TypedConfig.of(XidDetectorConfig.class, Map.of())))
         .isEqualTo(XidOptions.defaults());
-    assertThatThrownBy(() -> new XidDetector(TypedConfig.of(XidDetectorConfig.class,
-        Map.of("holdSeconds", 0)))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holdSeconds");
-    assertThatThrownBy(() -> new XidDetector(TypedConfig.of(XidDetectorConfig.class,
-        Map.of("applicationXids", new int[] {-1})))).hasMessageContaining("applicationXids");
+    assertThatThrownBy(
+            () ->
+                new XidDetector(TypedConfig.of(XidDetectorConfig.class, Map.of("holdSeconds", 0))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("holdSeconds");
+    assertThatThrownBy(
+            () ->
+                new XidDetector(
+                    TypedConfig.of(
+                        XidDetectorConfig.class, Map.of("applicationXids", new int[] {-1}))))
+        .hasMessageContaining("applicationXids");
   }
 }
