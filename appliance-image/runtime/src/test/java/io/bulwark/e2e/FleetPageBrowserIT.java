@@ -10,8 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -33,6 +33,7 @@ class FleetPageBrowserIT {
       try {
         browser.get(bulwark.baseUrl() + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+        wait.ignoring(StaleElementReferenceException.class);
 
         wait.until(
             d ->
@@ -45,14 +46,14 @@ class FleetPageBrowserIT {
                     .matches("(?s).*\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective.*"));
         // The demo scenario injects one fault of each kind; each shows as an open finding and a
         // coloured cell.
-        wait.until(d -> d.findElements(By.cssSelector("#open-findings [data-kind]")).size() >= 7);
-        List<String> kinds =
-            browser.findElements(By.cssSelector("#open-findings [data-kind]")).stream()
-                .map(e -> e.getAttribute("data-kind"))
-                .distinct()
-                .sorted()
-                .toList();
-        assertThat(kinds)
+        // The page re-renders as live updates arrive: read the findings table in one script call.
+        List<List<String>> findings =
+            wait.until(
+                d -> {
+                  List<List<String>> rows = openFindings(browser);
+                  return rows.size() >= 7 ? rows : null;
+                });
+        assertThat(findings.stream().map(r -> r.get(0)).distinct())
             .contains(
                 "xid",
                 "ecc-dbe",
@@ -61,14 +62,15 @@ class FleetPageBrowserIT {
                 "power-throttle",
                 "straggler",
                 "gpu-missing");
-        WebElement finding =
-            browser.findElement(By.cssSelector("#open-findings [data-kind='gpu-missing']"));
-        String node = finding.getAttribute("data-node");
-        String gpu = finding.getAttribute("data-gpu");
-        WebElement cell =
-            browser.findElement(
-                By.cssSelector("#fleet-grid [data-node='" + node + "'][data-gpu='" + gpu + "']"));
-        assertThat(cell.getAttribute("data-health")).isIn("critical", "missing");
+        List<String> missing =
+            findings.stream().filter(r -> r.get(0).equals("gpu-missing")).findFirst().orElseThrow();
+        String node = missing.get(1);
+        String gpu = missing.get(2);
+        By cell = By.cssSelector("#fleet-grid [data-node='" + node + "'][data-gpu='" + gpu + "']");
+        wait.until(
+            d ->
+                List.of("critical", "missing")
+                    .contains(d.findElement(cell).getAttribute("data-health")));
         // Cells turn healthy as the first scrapes of every node come in.
         wait.until(
             d ->
@@ -86,6 +88,14 @@ class FleetPageBrowserIT {
         browser.quit();
       }
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<List<String>> openFindings(ChromeDriver browser) {
+    return (List<List<String>>)
+        browser.executeScript(
+            "return Array.from(document.querySelectorAll('#open-findings [data-kind]'))"
+                + ".map(e => [e.dataset.kind, e.dataset.node, e.dataset.gpu]);");
   }
 
   static ChromeDriver headlessChromium() {
