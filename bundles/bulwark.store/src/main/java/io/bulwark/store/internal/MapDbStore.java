@@ -9,6 +9,10 @@ import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.FindingState;
+import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.TokenRepository;
+import io.bulwark.api.security.UserAccount;
+import io.bulwark.api.security.UserRepository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -41,9 +45,15 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     configurationPid = "io.bulwark.store",
     configurationPolicy = ConfigurationPolicy.OPTIONAL,
-    service = {FleetRepository.class, FindingRepository.class})
+    service = {
+      FleetRepository.class,
+      FindingRepository.class,
+      UserRepository.class,
+      TokenRepository.class
+    })
 @Designate(ocd = StoreConfig.class)
-public final class MapDbStore implements FleetRepository, FindingRepository, AutoCloseable {
+public final class MapDbStore
+    implements FleetRepository, FindingRepository, UserRepository, TokenRepository, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(MapDbStore.class.getName());
 
   private final StoreOptions options;
@@ -51,6 +61,8 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
   private final HTreeMap<String, byte[]> nodes;
   private final HTreeMap<String, byte[]> findings;
   private final HTreeMap<String, byte[]> openFindings;
+  private final HTreeMap<String, byte[]> users;
+  private final HTreeMap<String, byte[]> tokens;
 
   @Activate
   public MapDbStore(StoreConfig config) {
@@ -75,6 +87,8 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
     this.findings = db.hashMap("findings", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     this.openFindings =
         db.hashMap("findings.open", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
+    this.users = db.hashMap("users", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
+    this.tokens = db.hashMap("tokens", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     db.commit();
     LOG.log(
         Level.INFO,
@@ -195,5 +209,56 @@ public final class MapDbStore implements FleetRepository, FindingRepository, Aut
         .sorted(Comparator.comparing(Finding::lastSeen).reversed().thenComparing(Finding::id))
         .limit(query.limit())
         .toList();
+  }
+
+  @Override
+  public List<UserAccount> users() {
+    List<UserAccount> all = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : users.getEntries()) {
+      all.add(AccountCodec.decodeAccount(e.getKey(), e.getValue()));
+    }
+    all.sort(Comparator.comparing(UserAccount::name));
+    return all;
+  }
+
+  @Override
+  public Optional<UserAccount> user(String name) {
+    byte[] bytes = users.get(name);
+    return bytes == null ? Optional.empty() : Optional.of(AccountCodec.decodeAccount(name, bytes));
+  }
+
+  @Override
+  public synchronized void save(UserAccount account) {
+    users.put(account.name(), AccountCodec.encode(account));
+    db.commit();
+  }
+
+  @Override
+  public synchronized boolean delete(String name) {
+    boolean existed = users.remove(name) != null;
+    db.commit();
+    return existed;
+  }
+
+  @Override
+  public List<ApiToken> tokens() {
+    List<ApiToken> all = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : tokens.getEntries()) {
+      all.add(AccountCodec.decodeToken(e.getKey(), e.getValue()));
+    }
+    all.sort(Comparator.comparing(ApiToken::createdAt).reversed().thenComparing(ApiToken::id));
+    return all;
+  }
+
+  @Override
+  public Optional<ApiToken> token(String id) {
+    byte[] bytes = tokens.get(id);
+    return bytes == null ? Optional.empty() : Optional.of(AccountCodec.decodeToken(id, bytes));
+  }
+
+  @Override
+  public synchronized void save(ApiToken token) {
+    tokens.put(token.id(), AccountCodec.encode(token));
+    db.commit();
   }
 }

@@ -134,14 +134,14 @@ final class RecordCodec {
         });
   }
 
-  private static void checkFormat(String key, int found, int expected) throws IOException {
+  static void checkFormat(String key, int found, int expected) throws IOException {
     if (found != expected) {
       throw new IOException(
           "record '" + key + "' has format " + found + ", this release reads format " + expected);
     }
   }
 
-  private static void writeInstant(DataOutputStream out, Instant at) throws IOException {
+  static void writeInstant(DataOutputStream out, Instant at) throws IOException {
     if (at == null) {
       out.writeLong(NO_INSTANT);
     } else {
@@ -150,20 +150,20 @@ final class RecordCodec {
     }
   }
 
-  private static Instant readInstant(DataInputStream in) throws IOException {
+  static Instant readInstant(DataInputStream in) throws IOException {
     long seconds = in.readLong();
     return seconds == NO_INSTANT ? null : Instant.ofEpochSecond(seconds, in.readInt());
   }
 
-  private interface Writer {
+  interface Writer {
     void write(DataOutputStream out) throws IOException;
   }
 
-  private interface Reader<T> {
+  interface Reader<T> {
     T read(DataInputStream in) throws IOException;
   }
 
-  private static byte[] write(Writer writer) {
+  static byte[] write(Writer writer) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       writer.write(out);
@@ -173,7 +173,7 @@ final class RecordCodec {
     return bytes.toByteArray();
   }
 
-  private static <T> T read(String key, byte[] bytes, Reader<T> reader) {
+  static <T> T read(String key, byte[] bytes, Reader<T> reader) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       return reader.read(in);
     } catch (IOException | RuntimeException e) {
