@@ -1,0 +1,43 @@
+package io.bulwark.audit;
+
+import io.bulwark.api.audit.AuditUnavailableException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * Exports the whole audit log for an auditor, signed with the appliance's audit signing key.
+ * Provided by the audit bundle next to {@link io.bulwark.api.audit.AuditLog}; used by the web
+ * bundle's export route. Thread-safe; appends go on while an export runs (the export holds the
+ * records up to the moment it started). Calls block on disk I/O: never call them on an event loop.
+ */
+@ProviderType
+public interface AuditExport {
+
+  /**
+   * Writes the log in {@code format} to {@code out} (which is not closed) and returns the detached
+   * signature over exactly the bytes written.
+   *
+   * @throws AuditUnavailableException if the log cannot be read, or the signing key is unavailable
+   * @throws java.io.UncheckedIOException if writing to {@code out} fails
+   */
+  ExportSignature export(ExportFormat format, OutputStream out);
+
+  /**
+   * Writes the log in {@code format} into {@code folder} (created if missing) as {@code audit-<UTC
+   * time><extension>}, its signature beside it ({@code <file>.sig}, DER) and the public key ({@code
+   * <file>.pem}); returns the path of the data file.
+   *
+   * @throws AuditUnavailableException if the log cannot be read, or the signing key is unavailable
+   * @throws java.io.UncheckedIOException if the files cannot be written
+   */
+  Path exportTo(ExportFormat format, Path folder);
+
+  /**
+   * Returns the public key that checks export signatures, as PEM ({@code -----BEGIN PUBLIC
+   * KEY-----}); the key pair is made on first use.
+   *
+   * @throws AuditUnavailableException if the signing key is unavailable
+   */
+  String publicKeyPem();
+}

@@ -1,0 +1,281 @@
+package io.bulwark.audit.internal;
+
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.audit.AuditQuery;
+import io.bulwark.api.audit.AuditRecord;
+import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.audit.AuditVerification;
+import io.bulwark.api.security.SecretStore;
+import io.bulwark.audit.AuditExport;
+import io.bulwark.audit.ExportFormat;
+import io.bulwark.audit.ExportSignature;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import javax.crypto.Mac;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The appliance's audit log: one JSON Lines file in which every record carries the hash of the one
+ * before it and an HMAC with the audit key from the secret store, each synced to disk before {@link
+ * #append} returns. When anything stands in the way (quota, disk, permissions, key) append throws
+ * {@link AuditUnavailableException} and the caller must not go ahead: Bulwark fails secure. The log
+ * is checked end to end when it opens; a torn last record is moved aside and reported. Also exports
+ * the log, signed, for auditors.
+ */
+@Component(
+    configurationPid = "io.bulwark.audit",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL,
+    service = {AuditLog.class, AuditExport.class})
+@Designate(ocd = AuditConfig.class)
+public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable {
+  static final int MAX_RECORD_BYTES = 64 * 1024;
+  static final String TORN_TAIL_ACTION = "audit.torn-tail";
+  private static final System.Logger LOG = System.getLogger(FileAuditLog.class.getName());
+
+  private final AuditOptions options;
+  private final AuditKeys keys;
+  private final Clock clock;
+  private final Object appending = new Object();
+  private volatile AuditFile file;
+
+  @Activate
+  public FileAuditLog(@Reference SecretStore secrets, AuditConfig config) {
+    this(AuditOptions.from(config), secrets, Clock.systemUTC());
+  }
+
+  FileAuditLog(AuditOptions options, SecretStore secrets, Clock clock) {
+    this.options = options;
+    this.keys = new AuditKeys(secrets);
+    this.clock = clock;
+    try {
+      opened();
+    } catch (AuditUnavailableException e) {
+      LOG.log(
+          Level.ERROR,
+          "Audit log unavailable, every audited action will be refused until this is fixed: {0}",
+          e.getMessage());
+    }
+  }
+
+  @Override
+  public AuditRecord append(AuditEvent event) {
+    Objects.requireNonNull(event, "event");
+    synchronized (appending) {
+      AuditFile log = opened();
+      Mac mac = keys.hmacForAppend(log.size() == 0, log.path().toString());
+      StoredRecord unsealed =
+          StoredRecord.unsealed(
+              log.lastSequence() + 1,
+              clock.instant().truncatedTo(ChronoUnit.MICROS),
+              event,
+              log.lastHash());
+      String body = unsealed.body();
+      if (body.length() > MAX_RECORD_BYTES) {
+        throw new IllegalArgumentException(
+            "audit event "
+                + event.action()
+                + " by "
+                + event.actor()
+                + " is too large ("
+                + body.length()
+                + " characters): keep its details under "
+                + AuditOptions.size(MAX_RECORD_BYTES));
+      }
+      StoredRecord sealed =
+          unsealed.sealed(
+              FipsCrypto.sha256Hex(FipsCrypto.sha256(), body), FipsCrypto.hmacHex(mac, body));
+      log.write(sealed);
+      return sealed.toAuditRecord();
+    }
+  }
+
+  @Override
+  public List<AuditRecord> search(AuditQuery query) {
+    AuditFile log = opened();
+    long end = log.size();
+    List<AuditRecord> found = new ArrayList<>();
+    try {
+      LogLines lines =
+          new LogLines(log.channel(), log.index().startAfter(query.afterSequence()), end);
+      for (LogLines.Line line = lines.next();
+          line != null && found.size() < query.limit();
+          line = lines.next()) {
+        if (line.oversized()) {
+          continue;
+        }
+        try {
+          StoredRecord r = StoredRecord.parse(line.bytes(), line.length());
+          AuditRecord record = r.toAuditRecord();
+          if (r.sequence() > query.afterSequence() && query.matches(record)) {
+            found.add(record);
+          }
+        } catch (MalformedRecordException e) {
+          LOG.log(
+              Level.DEBUG, "search skips the unreadable line at byte offset {0}", line.offset());
+        }
+      }
+    } catch (IOException e) {
+      throw unreadable(log, e);
+    }
+    return found;
+  }
+
+  @Override
+  public AuditVerification verify() {
+    AuditFile log;
+    try {
+      log = opened();
+    } catch (AuditUnavailableException e) {
+      return new AuditVerification(false, 0, 0, "the audit log cannot be read: " + e.getMessage());
+    }
+    long end = log.size();
+    Mac mac = null;
+    String keyProblem = null;
+    if (end > 0) {
+      try {
+        mac = keys.hmacForCheck(log.path().toString());
+      } catch (AuditUnavailableException e) {
+        keyProblem = e.getMessage();
+      }
+    }
+    AuditVerification verdict;
+    try {
+      verdict = new ChainVerifier(mac).check(log.channel(), end).verdict();
+    } catch (IOException e) {
+      return new AuditVerification(false, 0, 0, unreadable(log, e).getMessage());
+    }
+    if (!verdict.intact()) {
+      return verdict;
+    }
+    TornTail torn = log.torn();
+    if (torn != null) {
+      return new AuditVerification(
+          false, verdict.recordsChecked(), torn.sequence(), torn.describe());
+    }
+    if (keyProblem != null) {
+      return new AuditVerification(
+          false,
+          verdict.recordsChecked(),
+          0,
+          "the hash chain of "
+              + verdict.recordsChecked()
+              + " records is intact, but their HMACs were not checked: "
+              + keyProblem);
+    }
+    return verdict;
+  }
+
+  @Override
+  public ExportSignature export(ExportFormat format, OutputStream out) {
+    Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(out, "out");
+    AuditFile log = opened();
+    try {
+      return SignedExport.write(format, log.channel(), log.size(), keys.signingKeys(), out);
+    } catch (IOException e) {
+      throw unreadable(log, e);
+    }
+  }
+
+  @Override
+  public Path exportTo(ExportFormat format, Path folder) {
+    return ExportFiles.write(this, format, folder, clock.instant());
+  }
+
+  @Override
+  public String publicKeyPem() {
+    return PublicKeyPem.encode(keys.signingKeys().getPublic());
+  }
+
+  @Deactivate
+  @Override
+  public void close() throws IOException {
+    synchronized (appending) {
+      if (file != null) {
+        file.close();
+      }
+    }
+  }
+
+  private AuditFile opened() {
+    AuditFile current = file;
+    if (current != null) {
+      return current;
+    }
+    synchronized (appending) {
+      if (file == null) {
+        AuditFile log = AuditFile.open(options, existingKey());
+        file = log;
+        LOG.log(
+            Level.INFO,
+            "Audit log open at {0}: {1} records, {2} of {3}",
+            log.path(),
+            log.lastSequence(),
+            AuditOptions.size(log.size()),
+            AuditOptions.size(options.maxBytes()));
+        if (log.torn() != null) {
+          recordTornTail(log.torn());
+        }
+      }
+      return file;
+    }
+  }
+
+  private Mac existingKey() {
+    try {
+      if (Files.size(options.logFile()) == 0) {
+        return null;
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    try {
+      return keys.hmacForCheck(options.logFile().toString());
+    } catch (AuditUnavailableException e) {
+      LOG.log(Level.WARNING, "Audit log opens without checking HMACs: {0}", e.getMessage());
+      return null;
+    }
+  }
+
+  private void recordTornTail(TornTail torn) {
+    Map<String, String> details = new TreeMap<>();
+    details.put("offset", Long.toString(torn.offset()));
+    details.put("bytes", Long.toString(torn.length()));
+    details.put("movedTo", torn.movedTo().toString());
+    details.put("lastIntactSequence", Long.toString(torn.sequence() - 1));
+    try {
+      append(
+          new AuditEvent(
+              "system",
+              "local",
+              TORN_TAIL_ACTION,
+              options.logFile().toString(),
+              AuditOutcome.FAILURE,
+              details));
+    } catch (AuditUnavailableException e) {
+      LOG.log(Level.ERROR, "Cannot record the torn audit tail in the log: {0}", e.getMessage());
+    }
+  }
+
+  private static AuditUnavailableException unreadable(AuditFile log, IOException e) {
+    return new AuditUnavailableException(
+        "cannot read the audit log " + log.path() + " (" + e + "): check the disk and the file", e);
+  }
+}
