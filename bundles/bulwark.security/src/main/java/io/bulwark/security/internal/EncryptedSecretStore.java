@@ -1,0 +1,192 @@
+package io.bulwark.security.internal;
+
+import io.bulwark.api.security.KeySealer;
+import io.bulwark.api.security.SecretStore;
+import io.bulwark.security.CryptoModule;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * Keeps secrets encrypted at rest: one file per secret (AES-256-GCM, see {@link SecretEnvelope}),
+ * written atomically, under a data-encryption key sealed by the TPM's {@link KeySealer}. Without a
+ * sealer it runs only in the configured development mode, with the key in an owner-only file and a
+ * loud warning at each start. Secret values never reach the log or an exception message.
+ */
+@Component(
+    service = SecretStore.class,
+    immediate = true,
+    configurationPid = EncryptedSecretStore.PID,
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = SecretStoreConfig.class)
+public final class EncryptedSecretStore implements SecretStore {
+  /** The configuration PID. */
+  public static final String PID = "io.bulwark.security.secrets";
+
+  /** The suffix of secret files. */
+  static final String SECRET_SUFFIX = ".secret";
+
+  private static final Logger LOG = System.getLogger(EncryptedSecretStore.class.getName());
+  private static final int LONGEST_NAME = 128;
+  private static final Base64.Encoder FILE_NAMES = Base64.getUrlEncoder().withoutPadding();
+
+  private final Path folder;
+  private final SecureRandom random;
+  private final DataEncryptionKey key;
+
+  /**
+   * Opens the store, creating its folder and key on first start.
+   *
+   * @param sealer the TPM sealer, or null when none is registered (then only development mode)
+   * @throws IllegalStateException if there is neither a sealer nor development mode, or the key
+   *     cannot be opened (the message says why and what to do)
+   */
+  @Activate
+  public EncryptedSecretStore(
+      @Reference CryptoModule crypto,
+      @Reference(
+              cardinality = ReferenceCardinality.OPTIONAL,
+              policyOption = ReferencePolicyOption.GREEDY)
+          KeySealer sealer,
+      SecretStoreConfig config) {
+    this(crypto, sealer, SecretStoreOptions.from(config));
+  }
+
+  EncryptedSecretStore(CryptoModule crypto, KeySealer sealer, SecretStoreOptions options) {
+    this.folder = options.folder();
+    this.random = crypto.random();
+    this.key =
+        DataEncryptionKey.open(
+            folder,
+            sealer,
+            options.developmentMode(),
+            DataEncryptionKey.countFiles(folder, SECRET_SUFFIX),
+            random);
+    try {
+      AtomicFile.createFolder(folder);
+      removeInterruptedWrites();
+    } catch (IOException e) {
+      key.destroy();
+      throw new IllegalStateException(
+          "cannot prepare the secret store folder " + folder + ": " + e, e);
+    }
+    if (key.sealed()) {
+      LOG.log(
+          Level.INFO,
+          "Secret store {0} is open; its data-encryption key is sealed by {1}",
+          folder,
+          sealer.description());
+    } else {
+      LOG.log(
+          Level.WARNING,
+          "DEVELOPMENT MODE: secrets are not sealed to a TPM. The data-encryption key of {0} is in"
+              + " the clear in {1} (readable by the owner only). Never run a production appliance"
+              + " like this: start the TPM bundle and set developmentMode=false.",
+          folder,
+          folder.resolve(DataEncryptionKey.DEVELOPMENT_FILE));
+    }
+  }
+
+  @Override
+  public synchronized void put(String name, byte[] value) {
+    Path file = fileOf(name);
+    Objects.requireNonNull(value, "value");
+    byte[] content = SecretEnvelope.seal(name, value, key.secretKey(), random);
+    try {
+      AtomicFile.write(file, content);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot store the secret '" + name + "' in " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> get(String name) {
+    Path file = fileOf(name);
+    byte[] content;
+    try {
+      content = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot read the secret '" + name + "' from " + file + ": " + e.getMessage(), e);
+    }
+    return Optional.of(SecretEnvelope.open(name, content, key.secretKey(), file.toString()));
+  }
+
+  @Override
+  public synchronized void remove(String name) {
+    Path file = fileOf(name);
+    try {
+      AtomicFile.delete(file);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot remove the secret '" + name + "' (" + file + "): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean sealedToTpm() {
+    return key.sealed();
+  }
+
+  /** Clears the key from memory. */
+  @Deactivate
+  public void close() {
+    key.destroy();
+  }
+
+  /** Returns the file of the secret {@code name}: its UTF-8 bytes in URL-safe Base64. */
+  Path fileOf(String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isEmpty() || name.length() > LONGEST_NAME) {
+      throw new IllegalArgumentException(
+          "a secret name has 1 to " + LONGEST_NAME + " characters, not " + name.length());
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c <= ' ' || c > '~') {
+        throw new IllegalArgumentException(
+            "a secret name has printable ASCII characters without spaces only: '"
+                + name.replaceAll("[^!-~]", "?")
+                + "'");
+      }
+    }
+    return folder.resolve(
+        FILE_NAMES.encodeToString(name.getBytes(StandardCharsets.US_ASCII)) + SECRET_SUFFIX);
+  }
+
+  private void removeInterruptedWrites() throws IOException {
+    List<Path> leftovers;
+    try (Stream<Path> files = Files.list(folder)) {
+      leftovers =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(AtomicFile.TEMPORARY_SUFFIX))
+              .collect(Collectors.toList());
+    }
+    for (Path leftover : leftovers) {
+      Files.deleteIfExists(leftover);
+      LOG.log(Level.WARNING, "Removed {0}, left by an interrupted write", leftover);
+    }
+  }
+}
