@@ -41,7 +41,7 @@ import org.osgi.service.metatype.annotations.Designate;
  */
 @Component(
     configurationPid = "io.bulwark.audit",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
     service = {AuditLog.class, AuditExport.class})
 @Designate(ocd = AuditConfig.class)
 public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable {

@@ -44,7 +44,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     service = HealthService.class,
     configurationPid = "io.bulwark.health",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = HealthEngineConfig.class)
 public final class HealthEngine implements HealthService {
   private static final Logger LOG = System.getLogger(HealthEngine.class.getName());

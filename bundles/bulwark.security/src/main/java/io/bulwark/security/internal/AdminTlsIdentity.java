@@ -36,7 +36,7 @@ import org.osgi.service.metatype.annotations.Designate;
     service = AdminTls.class,
     immediate = true,
     configurationPid = AdminTlsIdentity.PID,
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = TlsConfig.class)
 public final class AdminTlsIdentity implements AdminTls {
   /** The configuration PID. */

@@ -36,7 +36,7 @@ import org.osgi.service.metatype.annotations.Designate;
     service = SecretStore.class,
     immediate = true,
     configurationPid = EncryptedSecretStore.PID,
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = SecretStoreConfig.class)
 public final class EncryptedSecretStore implements SecretStore {
   /** The configuration PID. */

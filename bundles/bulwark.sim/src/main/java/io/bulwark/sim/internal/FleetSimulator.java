@@ -26,7 +26,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     service = {},
     configurationPid = "io.bulwark.sim",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = SimulatorConfig.class)
 public final class FleetSimulator {
   private static final System.Logger LOG = System.getLogger(FleetSimulator.class.getName());

@@ -44,7 +44,7 @@ import org.osgi.service.metatype.annotations.Designate;
  */
 @Component(
     configurationPid = "io.bulwark.store",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
     service = {
       FleetRepository.class,
       FindingRepository.class,

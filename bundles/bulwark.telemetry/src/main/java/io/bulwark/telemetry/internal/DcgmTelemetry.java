@@ -38,7 +38,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = TelemetryConfig.class)
 @Component(
     configurationPid = TelemetryOptions.PID,
-    configurationPolicy = ConfigurationPolicy.OPTIONAL,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
     service = {TelemetryQuery.class, TelemetryTargets.class})
 public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   private static final System.Logger LOG = System.getLogger(DcgmTelemetry.class.getName());

@@ -21,7 +21,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     service = KeySealer.class,
     configurationPid = "io.bulwark.security.tpm",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = TpmKeySealerConfig.class)
 public final class TpmKeySealer implements KeySealer {
   private static final System.Logger LOG = System.getLogger(TpmKeySealer.class.getName());
