@@ -1,7 +1,7 @@
 // The Bulwark UI: a single page with hash routes (#/, #/nodes/<name>, #/findings?…, #/system), kept live by the
 // server-sent event stream, with a periodic reload as fallback while the stream is down.
 
-import { connectEvents } from './api.js';
+import { connectEvents, getJson } from './api.js';
 import * as fleet from './fleet.js';
 import * as node from './node.js';
 import * as findings from './findings.js';
@@ -53,8 +53,21 @@ function setLive(state) {
   }
 }
 
+// The red banner: shown while secrets are not sealed to a TPM (the flagged development mode).
+async function showSecurityPosture() {
+  try {
+    const health = await getJson('/api/v1/health');
+    const dev = Boolean(health.security && health.security.developmentMode);
+    document.getElementById('dev-banner').hidden = !dev;
+    document.body.dataset.developmentMode = String(dev);
+  } catch (e) {
+    // The pages report API errors themselves.
+  }
+}
+
 window.addEventListener('hashchange', show);
 show();
+showSecurityPosture();
 
 connectEvents({
   onState: setLive,

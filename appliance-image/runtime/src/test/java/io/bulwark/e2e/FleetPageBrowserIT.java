@@ -101,6 +101,8 @@ class FleetPageBrowserIT {
   static ChromeDriver headlessChromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
+    // The fresh appliance's self-signed certificate; AdminTlsIT checks the TLS listener itself.
+    options.setAcceptInsecureCerts(true);
     options.addArguments(
         "--headless=new",
         "--no-sandbox",

@@ -23,17 +23,21 @@ import java.util.concurrent.TimeUnit;
 final class RunningAppliance implements AutoCloseable {
   final Path dataDir;
   final Path log;
-  final int httpPort;
+  final int httpsPort;
   final int simPort;
   final Process process;
   final long startedNanos = System.nanoTime();
-  private final HttpClient http =
+  private final HttpClient http;
+
+  /** The simulator's control API is plain HTTP on loopback, like dcgm-exporter's pages. */
+  private final HttpClient simHttp =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private RunningAppliance(Path jar, Path workDir, Map<String, String> env) throws IOException {
     this.dataDir = workDir.resolve("data");
     this.log = workDir.resolve("console.log");
-    this.httpPort = Integer.parseInt(env.get("BULWARK_HTTP_PORT"));
+    this.httpsPort = Integer.parseInt(env.get("BULWARK_HTTPS_PORT"));
+    this.http = PinnedCertificate.client(log);
     this.simPort = Integer.parseInt(env.getOrDefault("BULWARK_SIM_PORT", "0"));
     Files.createDirectories(workDir);
     ProcessBuilder pb =
@@ -56,7 +60,7 @@ final class RunningAppliance implements AutoCloseable {
   static RunningAppliance demo(Path workDir, Map<String, String> extraEnv) throws IOException {
     Map<String, String> env = new HashMap<>();
     env.put("BULWARK_DATA_DIR", workDir.resolve("data").toString());
-    env.put("BULWARK_HTTP_PORT", Integer.toString(freePort()));
+    env.put("BULWARK_HTTPS_PORT", Integer.toString(freePort()));
     env.put("BULWARK_SIM_PORT", Integer.toString(freePort()));
     env.putAll(extraEnv);
     return new RunningAppliance(Path.of(System.getProperty("bulwark.demo.jar")), workDir, env);
@@ -85,7 +89,7 @@ final class RunningAppliance implements AutoCloseable {
   }
 
   String baseUrl() {
-    return "http://127.0.0.1:" + httpPort;
+    return "https://127.0.0.1:" + httpsPort;
   }
 
   /** Waits until the API answers; returns the seconds from process start until then. */
@@ -122,7 +126,8 @@ final class RunningAppliance implements AutoCloseable {
             ? b.method(method, HttpRequest.BodyPublishers.noBody())
             : b.header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(json));
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return (url.startsWith("https:") ? http : simHttp)
+        .send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   String simUrl(String path) {

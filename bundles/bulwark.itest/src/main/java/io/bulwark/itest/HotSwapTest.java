@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import java.util.jar.Attributes;
@@ -45,7 +44,7 @@ class HotSwapTest {
   void aDetectorBundleIsRemovedAndAnUpdatedOneInstalledWithoutARestart(
       @InjectService(timeout = 10_000) HealthService health) throws Exception {
     int port = WebPort.configure(context);
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpClient http = AdminHttps.client(context);
     Bundle detectors = bundle(DETECTORS);
     byte[] original = read(detectors);
     await(() -> health.detectors().size() >= 5, "detectors take part");
@@ -61,7 +60,7 @@ class HotSwapTest {
     await(() -> health.capacity().at().isAfter(first.at()), "the engine keeps evaluating");
     HttpResponse<String> status =
         http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health"))
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/api/v1/health"))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(status.statusCode()).isEqualTo(200);
@@ -80,7 +79,7 @@ class HotSwapTest {
     await(() -> health.detectors().size() == before, "updated detectors take part");
     HttpResponse<String> after =
         http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/health"))
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/api/v1/health"))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(after.body()).contains(DETECTORS).contains("0.1.1.hotswap");

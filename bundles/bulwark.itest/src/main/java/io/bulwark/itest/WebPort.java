@@ -35,7 +35,7 @@ final class WebPort {
     Configuration config = cm.getConfiguration("io.bulwark.web", "?");
     Dictionary<String, Object> props =
         config.getProperties() == null ? new Hashtable<>() : config.getProperties();
-    props.put("httpPort", free);
+    props.put("httpsPort", free);
     props.put("bindAddress", "127.0.0.1");
     config.update(props);
     long deadline = System.currentTimeMillis() + 20_000;

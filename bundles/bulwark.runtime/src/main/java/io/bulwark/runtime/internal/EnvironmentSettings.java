@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * <table>
  *   <caption>Variables</caption>
  *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file lives in it</td></tr>
- *   <tr><td>BULWARK_HTTP_PORT</td><td>io.bulwark.web httpPort</td></tr>
+ *   <tr><td>BULWARK_HTTP_PORT</td><td>refused: the admin plane listens on HTTPS only</td></tr>
+ *   <tr><td>BULWARK_DEVELOPMENT_MODE</td><td>io.bulwark.security.secrets developmentMode</td></tr>
+ *   <tr><td>BULWARK_TPM_TCTI</td><td>io.bulwark.security.tpm tcti</td></tr>
  *   <tr><td>BULWARK_HTTPS_PORT</td><td>io.bulwark.web httpsPort</td></tr>
  *   <tr><td>BULWARK_BIND_ADDRESS</td><td>io.bulwark.web bindAddress</td></tr>
  *   <tr><td>BULWARK_FILE_SD</td><td>io.bulwark.telemetry fileSd; turns the simulator off</td></tr>
@@ -28,8 +30,13 @@ final class EnvironmentSettings {
   static final String WEB_PID = "io.bulwark.web";
   static final String TELEMETRY_PID = "io.bulwark.telemetry";
   static final String SIM_PID = "io.bulwark.sim";
+  static final String SECRETS_PID = "io.bulwark.security.secrets";
+  static final String TLS_PID = "io.bulwark.security.tls";
+  static final String AUDIT_PID = "io.bulwark.audit";
+  static final String TPM_PID = "io.bulwark.security.tpm";
   static final String DEMO_TARGETS_FILE = "sim-targets.json";
 
+  private static final Pattern TCTI = Pattern.compile("[a-z0-9-]+(:[A-Za-z0-9/=,._:-]*)?");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:\\-\\[\\]%]{1,255}");
 
   private final Map<String, Map<String, Object>> overrides;
@@ -55,10 +62,34 @@ final class EnvironmentSettings {
       put(o, STORE_PID, "dataDir", dir.toString());
       put(o, SIM_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
       put(o, TELEMETRY_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
+      put(o, SECRETS_PID, "folder", dir.resolve("secrets").toString());
+      put(o, TLS_PID, "keystore", dir.resolve("tls").resolve("admin.bcfks").toString());
+      put(o, AUDIT_PID, "folder", dir.resolve("audit").toString());
     }
     String httpPort = value(env, "BULWARK_HTTP_PORT");
     if (httpPort != null) {
-      put(o, WEB_PID, "httpPort", port("BULWARK_HTTP_PORT", httpPort));
+      throw new InvalidSettingException(
+          "BULWARK_HTTP_PORT",
+          httpPort,
+          "plain HTTP was removed: the admin plane listens on HTTPS only; set BULWARK_HTTPS_PORT");
+    }
+    String development = value(env, "BULWARK_DEVELOPMENT_MODE");
+    if (development != null) {
+      if (!development.equals("true") && !development.equals("false")) {
+        throw new InvalidSettingException(
+            "BULWARK_DEVELOPMENT_MODE", development, "expected true or false");
+      }
+      put(o, SECRETS_PID, "developmentMode", Boolean.parseBoolean(development));
+    }
+    String tcti = value(env, "BULWARK_TPM_TCTI");
+    if (tcti != null) {
+      if (!TCTI.matcher(tcti).matches()) {
+        throw new InvalidSettingException(
+            "BULWARK_TPM_TCTI",
+            tcti,
+            "expected a TCTI such as device:/dev/tpmrm0 or swtpm:host=127.0.0.1,port=2321");
+      }
+      put(o, TPM_PID, "tcti", tcti);
     }
     String httpsPort = value(env, "BULWARK_HTTPS_PORT");
     if (httpsPort != null) {

@@ -26,6 +26,12 @@ class EnvironmentSettingsTest {
         .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
     assertThat(s.overridesFor("io.bulwark.telemetry"))
         .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
+    assertThat(s.overridesFor("io.bulwark.security.secrets"))
+        .containsEntry("folder", dir.resolve("secrets").toString());
+    assertThat(s.overridesFor("io.bulwark.security.tls"))
+        .containsEntry("keystore", dir.resolve("tls/admin.bcfks").toString());
+    assertThat(s.overridesFor("io.bulwark.audit"))
+        .containsEntry("folder", dir.resolve("audit").toString());
   }
 
   @Test
@@ -41,8 +47,9 @@ class EnvironmentSettingsTest {
   @Test
   void portsAreParsed() {
     EnvironmentSettings s =
-        EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "18080", "BULWARK_SIM_PORT", "19400"));
-    assertThat(s.overridesFor("io.bulwark.web")).containsEntry("httpPort", 18080);
+        EnvironmentSettings.from(
+            Map.of("BULWARK_HTTPS_PORT", "18443", "BULWARK_SIM_PORT", "19400"));
+    assertThat(s.overridesFor("io.bulwark.web")).containsEntry("httpsPort", 18443);
     assertThat(s.overridesFor("io.bulwark.sim")).containsEntry("port", 19400);
   }
 
@@ -51,9 +58,17 @@ class EnvironmentSettingsTest {
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTPS_PORT", "eighty")))
         .hasMessageContaining("BULWARK_HTTPS_PORT")
         .hasMessageContaining("eighty");
-    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "70000")))
-        .hasMessageContaining("BULWARK_HTTP_PORT")
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTPS_PORT", "70000")))
+        .hasMessageContaining("BULWARK_HTTPS_PORT")
         .hasMessageContaining("1 to 65535");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTP_PORT", "8080")))
+        .hasMessageContaining("BULWARK_HTTP_PORT")
+        .hasMessageContaining("HTTPS only");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_DEVELOPMENT_MODE", "yes")))
+        .hasMessageContaining("BULWARK_DEVELOPMENT_MODE");
+    assertThatThrownBy(
+            () -> EnvironmentSettings.from(Map.of("BULWARK_TPM_TCTI", "swtpm:host=x;rm")))
+        .hasMessageContaining("BULWARK_TPM_TCTI");
     assertThatThrownBy(
             () ->
                 EnvironmentSettings.from(
@@ -82,14 +97,14 @@ class EnvironmentSettingsTest {
   @Test
   void thePluginOverridesOnlyTheConfigurationItBelongsTo() {
     EnvironmentOverrides plugin =
-        new EnvironmentOverrides(Map.of("BULWARK_HTTP_PORT", "18080"), false);
+        new EnvironmentOverrides(Map.of("BULWARK_HTTPS_PORT", "18443"), false);
     Hashtable<String, Object> web =
-        new Hashtable<>(Map.of("service.pid", "io.bulwark.web", "httpPort", 8080));
+        new Hashtable<>(Map.of("service.pid", "io.bulwark.web", "httpsPort", 8443));
     Hashtable<String, Object> store =
         new Hashtable<>(Map.of("service.pid", "io.bulwark.store", "dataDir", "data"));
     plugin.modifyConfiguration(null, web);
     plugin.modifyConfiguration(null, store);
-    assertThat(web).containsEntry("httpPort", 18080);
+    assertThat(web).containsEntry("httpsPort", 18443);
     assertThat(store).containsEntry("dataDir", "data").hasSize(2);
   }
 }

@@ -66,7 +66,8 @@ final class AdminRouter {
         .putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("X-Frame-Options", "DENY")
-        .putHeader("Referrer-Policy", "no-referrer");
+        .putHeader("Referrer-Policy", "no-referrer")
+        .putHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     ctx.next();
   }
 }

@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * The services the admin plane reads from: the health engine, the inventory, telemetry and its
- * targets, the framework's bundles, and the clock that sets the telemetry windows. Handed to every
- * resource.
+ * targets, the framework's bundles, the security posture, and the clock that sets the telemetry
+ * windows. Handed to every resource.
  */
 record AdminServices(
     HealthService health,
@@ -18,6 +18,7 @@ record AdminServices(
     TelemetryQuery telemetry,
     TelemetryTargets targets,
     BundleInventory bundles,
+    SecurityPosture security,
     Clock clock) {
 
   AdminServices {
@@ -26,6 +27,7 @@ record AdminServices(
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(targets, "targets");
     Objects.requireNonNull(bundles, "bundles");
+    Objects.requireNonNull(security, "security");
     Objects.requireNonNull(clock, "clock");
   }
 }

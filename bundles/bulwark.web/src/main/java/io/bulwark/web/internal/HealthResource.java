@@ -1,5 +1,6 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.CryptoModuleStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -18,6 +19,21 @@ final class HealthResource {
   HealthResource(AdminServices services) {
     this.services = services;
     this.webStarted = services.clock().instant();
+  }
+
+  private JsonObject security() {
+    CryptoModuleStatus crypto = services.security().crypto().get();
+    boolean sealed = services.security().secretsSealedToTpm().getAsBoolean();
+    return new JsonObject()
+        .put(
+            "cryptoModule",
+            new JsonObject()
+                .put("name", crypto.name())
+                .put("version", crypto.version())
+                .put("approvedOnly", crypto.approvedOnly())
+                .put("selfTestsPassed", crypto.selfTestsPassed()))
+        .put("secretsSealedToTpm", sealed)
+        .put("developmentMode", !sealed);
   }
 
   void health(RoutingContext ctx) {
@@ -42,6 +58,7 @@ final class HealthResource {
             .put("startedAt", started.toString())
             .put("uptimeSeconds", Math.max(0, Duration.between(started, now).toSeconds()))
             .put("webStartedAt", webStarted.toString())
+            .put("security", security())
             .put("bundles", bundles)
             .put("detectors", new JsonArray(services.health().detectors())));
   }

@@ -1,16 +1,21 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.security.tls.AdminTls;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.KeyCertOptions;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 
 /**
  * How the admin plane listens: the Vert.x server options and the scheme of the URL operators open.
- * The one place that builds server options, so that an HTTPS listener can replace {@link
- * #plainHttp} without touching routes.
+ * The one place that builds server options. The appliance listens only with {@link #https}: TLS 1.3
+ * and 1.2 with the FIPS-approved AES-GCM suites through the BCJSSE provider. {@link #plainHttp}
+ * serves the unit tests of the routes, never the component.
  */
 final class Listener {
   private final String scheme;
@@ -23,14 +28,33 @@ final class Listener {
     this.serverOptions = serverOptions;
   }
 
-  /** Returns a plain HTTP listener on the configured address and port. */
+  /**
+   * Returns the HTTPS listener: the TLS handshake is done by BCJSSE (first TLS provider), with the
+   * admin identity's keys, and only the protocols and suites {@code tls} allows.
+   */
+  static Listener https(WebOptions options, AdminTls tls) {
+    HttpServerOptions server =
+        new HttpServerOptions()
+            .setHost(options.bindAddress())
+            .setPort(options.httpsPort())
+            .setDecompressionSupported(false)
+            .setCompressionSupported(false)
+            .setSsl(true)
+            .setSslEngineOptions(new JdkSSLEngineOptions())
+            .setKeyCertOptions(KeyCertOptions.wrap(tls.keyManagers()))
+            .setEnabledSecureTransportProtocols(new LinkedHashSet<>(tls.protocols()));
+    tls.cipherSuites().forEach(server::addEnabledCipherSuite);
+    return new Listener("https", options, server);
+  }
+
+  /** Returns a plain HTTP listener on the configured address and port (route tests only). */
   static Listener plainHttp(WebOptions options) {
     return new Listener(
         "http",
         options,
         new HttpServerOptions()
             .setHost(options.bindAddress())
-            .setPort(options.httpPort())
+            .setPort(options.httpsPort())
             .setDecompressionSupported(false)
             .setCompressionSupported(false));
   }

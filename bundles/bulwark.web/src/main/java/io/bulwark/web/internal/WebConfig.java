@@ -19,9 +19,9 @@ public @interface WebConfig {
   String bindAddress() default "0.0.0.0";
 
   @AttributeDefinition(
-      name = "HTTP port",
+      name = "HTTPS port",
       description = "TCP port of the listener; 0 picks a free port (the log tells which).",
       min = "0",
       max = "65535")
-  int httpPort() default 8080;
+  int httpsPort() default 8443;
 }

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
  * on.
  *
  * @param bindAddress an IP literal (IPv6 without brackets) or a host name
- * @param httpPort 0 to 65535; 0 asks the system for a free port
+ * @param httpsPort 0 to 65535; 0 asks the system for a free port
  */
-record WebOptions(String bindAddress, int httpPort) {
+record WebOptions(String bindAddress, int httpsPort) {
   private static final Pattern HOST_OR_IPV4 = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]{0,252}");
   private static final Pattern IPV6 =
       Pattern.compile("[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f.]{0,15}){2,8}(%[A-Za-z0-9_.-]+)?");
@@ -26,8 +26,8 @@ record WebOptions(String bindAddress, int httpPort) {
       throw new IllegalArgumentException(
           "bindAddress is not an IP address or host name: '" + bindAddress + "'");
     }
-    if (httpPort < 0 || httpPort > 65535) {
-      throw new IllegalArgumentException("httpPort must be between 0 and 65535: " + httpPort);
+    if (httpsPort < 0 || httpsPort > 65535) {
+      throw new IllegalArgumentException("httpsPort must be between 0 and 65535: " + httpsPort);
     }
   }
 
@@ -37,7 +37,7 @@ record WebOptions(String bindAddress, int httpPort) {
    * @throws IllegalArgumentException naming the property that is wrong
    */
   static WebOptions from(WebConfig config) {
-    return new WebOptions(config.bindAddress(), config.httpPort());
+    return new WebOptions(config.bindAddress(), config.httpsPort());
   }
 
   /** Returns true if the listener binds every interface. */

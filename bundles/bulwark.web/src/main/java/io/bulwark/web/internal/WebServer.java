@@ -3,8 +3,11 @@ package io.bulwark.web.internal;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.security.CryptoModule;
+import io.bulwark.security.tls.AdminTls;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.lang.System.Logger;
@@ -30,7 +33,7 @@ import org.osgi.service.metatype.annotations.Designate;
     service = WebServer.class,
     immediate = true,
     configurationPid = WebServer.PID,
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = WebConfig.class)
 public final class WebServer {
   /** The configuration PID. */
@@ -60,13 +63,22 @@ public final class WebServer {
       @Reference TelemetryQuery telemetry,
       @Reference TelemetryTargets targets,
       @Reference FindingFeed feed,
+      @Reference CryptoModule crypto,
+      @Reference SecretStore secrets,
+      @Reference AdminTls tls,
       BundleContext context,
       WebConfig config) {
     this(
         vertx,
         new AdminServices(
-            health, fleet, telemetry, targets, BundleInventory.of(context), Clock.systemUTC()),
-        Listener.plainHttp(WebOptions.from(config)),
+            health,
+            fleet,
+            telemetry,
+            targets,
+            BundleInventory.of(context),
+            new SecurityPosture(crypto::status, secrets::sealedToTpm),
+            Clock.systemUTC()),
+        Listener.https(WebOptions.from(config), quietTls(tls)),
         EventStream.Timing.STANDARD,
         feed);
   }
@@ -104,7 +116,7 @@ public final class WebServer {
               + listener.serverOptions().getPort()
               + ": "
               + cause.getMessage()
-              + ". Free the port or set httpPort (PID "
+              + ". Free the port or set httpsPort (PID "
               + PID
               + ") to another one.",
           cause);
@@ -117,6 +129,21 @@ public final class WebServer {
     events.start();
     feed.subscribe(feedSubscriber);
     LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
+  }
+
+  /** BCJSSE logs every connection at INFO; keep its logger (a strong reference) at SEVERE. */
+  private static final java.util.logging.Logger BCJSSE_LOG =
+      java.util.logging.Logger.getLogger("org.bouncycastle.jsse");
+
+  private static AdminTls quietTls(AdminTls tls) {
+    BCJSSE_LOG.setLevel(java.util.logging.Level.SEVERE);
+    LOG.log(
+        Level.INFO,
+        "Admin TLS certificate "
+            + tls.certificate().getSubjectX500Principal().getName()
+            + ", SHA-256 fingerprint "
+            + CertificateFingerprint.sha256(tls.certificate()));
+    return tls;
   }
 
   /** Stops the event stream and the listener. */

@@ -10,6 +10,7 @@ import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.FindingState;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.Severity;
+import io.bulwark.api.security.CryptoModuleStatus;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.TargetStatus;
@@ -171,6 +172,8 @@ final class FleetFixture {
         telemetry,
         telemetry,
         BundleInventory.of(TestFramework.context(bundles)),
+        new SecurityPosture(
+            () -> new CryptoModuleStatus("BouncyCastle FIPS", "2.1.0", true, true), () -> false),
         java.time.Clock.systemUTC());
   }
 }

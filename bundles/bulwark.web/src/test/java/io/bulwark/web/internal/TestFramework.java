@@ -18,7 +18,7 @@ final class TestFramework {
   record TestBundle(long id, String symbolicName, String version, int state) {}
 
   /** The component's configuration with these values. */
-  record Config(String bindAddress, int httpPort) implements WebConfig {
+  record Config(String bindAddress, int httpsPort) implements WebConfig {
     @Override
     public Class<? extends Annotation> annotationType() {
       return WebConfig.class;

@@ -32,13 +32,9 @@ class WebApiTest {
     server =
         new WebServer(
             vertx,
-            fixture.health,
-            fixture.fleet,
-            fixture.telemetry,
-            fixture.telemetry,
-            new FindingFeed(),
-            TestFramework.context(fixture.bundles),
-            new TestFramework.Config("127.0.0.1", 0));
+            fixture.services(),
+            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
+            EventStream.Timing.STANDARD);
     api = new ApiClient(server.port());
   }
 
@@ -203,6 +199,12 @@ class WebApiTest {
     JsonObject body = api.json("/api/v1/health");
 
     assertThat(body.getString("status")).isEqualTo("UP");
+    JsonObject security = body.getJsonObject("security");
+    assertThat(security.getJsonObject("cryptoModule").getString("name"))
+        .isEqualTo("BouncyCastle FIPS");
+    assertThat(security.getJsonObject("cryptoModule").getBoolean("approvedOnly")).isTrue();
+    assertThat(security.getBoolean("secretsSealedToTpm")).isFalse();
+    assertThat(security.getBoolean("developmentMode")).isTrue();
     assertThat(body.getLong("uptimeSeconds")).isNotNegative();
     assertThat(body.getJsonArray("detectors").stream().map(String::valueOf))
         .containsExactly("xid", "thermal");

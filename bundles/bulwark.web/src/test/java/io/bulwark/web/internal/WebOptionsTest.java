@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Vertx;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,10 +25,10 @@ class WebOptionsTest {
   void badPortsNameTheProperty() {
     assertThatThrownBy(() -> new WebOptions("127.0.0.1", -1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("httpPort");
+        .hasMessageContaining("httpsPort");
     assertThatThrownBy(() -> new WebOptions("127.0.0.1", 65536))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("httpPort");
+        .hasMessageContaining("httpsPort");
   }
 
   @Test
@@ -56,19 +55,9 @@ class WebOptionsTest {
     FleetFixture fixture = new FleetFixture();
     Vertx vertx = Vertx.vertx();
     try {
-      assertThatThrownBy(
-              () ->
-                  new WebServer(
-                      vertx,
-                      fixture.health,
-                      fixture.fleet,
-                      fixture.telemetry,
-                      fixture.telemetry,
-                      new FindingFeed(),
-                      TestFramework.context(List.of()),
-                      new TestFramework.Config("127.0.0.1", 70000)))
+      assertThatThrownBy(() -> WebOptions.from(new TestFramework.Config("127.0.0.1", 70000)))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("httpPort");
+          .hasMessageContaining("httpsPort");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
     }
@@ -94,7 +83,7 @@ class WebOptionsTest {
                       EventStream.Timing.STANDARD))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(String.valueOf(first.port()))
-          .hasMessageContaining("httpPort");
+          .hasMessageContaining("httpsPort");
     } finally {
       first.stop();
       vertx.close().toCompletionStage().toCompletableFuture().join();

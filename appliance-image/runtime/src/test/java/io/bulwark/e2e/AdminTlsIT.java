@@ -1,0 +1,133 @@
+package io.bulwark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin plane of the exported demo jar as an assessor probes it: only HTTPS, TLS 1.3 and 1.2
+ * with FIPS-approved AES-GCM suites through BCJSSE (checked with the system's openssl s_client),
+ * the security headers on every response, and the crypto module reported by the health API.
+ */
+class AdminTlsIT {
+  private static RunningAppliance bulwark;
+
+  @BeforeAll
+  static void start() throws Exception {
+    bulwark =
+        RunningAppliance.demo(
+            RunningAppliance.workDir("admin-tls"), Map.of("BULWARK_SIM_SCENARIO", "none"));
+    bulwark.awaitUp(Duration.ofSeconds(60));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (bulwark != null) {
+      bulwark.close();
+    }
+  }
+
+  @Test
+  void approvedSuitesConnect() throws Exception {
+    assertThat(probe("-tls1_3", "-ciphersuites", "TLS_AES_256_GCM_SHA384"))
+        .contains("TLSv1.3")
+        .contains("TLS_AES_256_GCM_SHA384");
+    assertThat(probe("-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256"))
+        .contains("TLS_AES_128_GCM_SHA256");
+    assertThat(probe("-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384"))
+        .contains("ECDHE-ECDSA-AES256-GCM-SHA384");
+  }
+
+  @Test
+  void oldProtocolsWeakAndAnonymousSuitesAreRefused() throws Exception {
+    assertRefused(probe("-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"));
+    assertRefused(probe("-tls1_3", "-ciphersuites", "TLS_CHACHA20_POLY1305_SHA256"));
+    assertRefused(probe("-tls1_2", "-cipher", "ECDHE-ECDSA-CHACHA20-POLY1305"));
+    assertRefused(probe("-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA"));
+    assertRefused(probe("-tls1_2", "-cipher", "aNULL:@SECLEVEL=0"));
+  }
+
+  @Test
+  void plainHttpIsNotServed() throws Exception {
+    java.net.http.HttpClient plain =
+        java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    var request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + bulwark.httpsPort + "/api/v1/health"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    try {
+      HttpResponse<String> r = plain.send(request, HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as("plain HTTP on the TLS port").isNotEqualTo(200);
+    } catch (java.io.IOException refused) {
+      // the TLS listener drops a plain HTTP request: what we want
+    }
+  }
+
+  @Test
+  void everyResponseCarriesTheSecurityHeaders() throws Exception {
+    for (String path : List.of("/", "/js/app.js", "/api/v1/health", "/api/v1/no-such-thing")) {
+      HttpResponse<String> r = bulwark.get(path);
+      assertThat(r.headers().firstValue("strict-transport-security"))
+          .as("HSTS on %s", path)
+          .hasValueSatisfying(v -> assertThat(v).contains("max-age="));
+      assertThat(r.headers().firstValue("content-security-policy"))
+          .as("CSP on %s", path)
+          .hasValueSatisfying(
+              v -> assertThat(v).contains("default-src 'none'").contains("frame-ancestors 'none'"));
+      assertThat(r.headers().firstValue("x-content-type-options")).contains("nosniff");
+    }
+  }
+
+  @Test
+  void healthReportsTheFipsModuleInApprovedOnlyModeAndTheDevelopmentFlag() throws Exception {
+    JsonObject security =
+        new JsonObject(bulwark.get("/api/v1/health").body()).getJsonObject("security");
+    JsonObject module = security.getJsonObject("cryptoModule");
+    assertThat(module.getString("name")).isEqualTo("BouncyCastle FIPS");
+    assertThat(module.getString("version")).startsWith("2.1");
+    assertThat(module.getBoolean("approvedOnly")).isTrue();
+    assertThat(module.getBoolean("selfTestsPassed")).isTrue();
+    // The demo runs without a TPM, in the flagged development mode.
+    assertThat(security.getBoolean("developmentMode")).isTrue();
+    assertThat(bulwark.console()).contains("DEVELOPMENT MODE");
+  }
+
+  private static void assertRefused(String output) {
+    assertThat(output)
+        .as("openssl output")
+        .doesNotContain("Cipher is TLS_")
+        .doesNotContainPattern("Cipher is (?!\\(NONE\\))");
+  }
+
+  /** Runs openssl s_client against the listener; returns its exit status and output. */
+  private static String probe(String... options) throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "timeout",
+                "10",
+                "/usr/bin/openssl",
+                "s_client",
+                "-connect",
+                "127.0.0.1:" + bulwark.httpsPort,
+                "-servername",
+                "localhost"));
+    command.addAll(List.of(options));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+    return "exit " + p.exitValue() + "\n" + out;
+  }
+}

@@ -1,0 +1,29 @@
+package io.bulwark.itest;
+
+import io.bulwark.security.tls.AdminTls;
+import java.net.http.HttpClient;
+import java.security.KeyStore;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.osgi.framework.BundleContext;
+
+/**
+ * An HTTPS client for the admin plane that trusts exactly the appliance's own certificate (taken
+ * from the AdminTls service), as an admin pins the self-signed certificate of a fresh appliance.
+ */
+final class AdminHttps {
+  private AdminHttps() {}
+
+  static HttpClient client(BundleContext context) throws Exception {
+    AdminTls tls = context.getService(context.getServiceReference(AdminTls.class));
+    KeyStore trusted = KeyStore.getInstance("BCFKS", "BCFIPS");
+    trusted.load(null, null);
+    trusted.setCertificateEntry("bulwark-admin", tls.certificate());
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX", "BCJSSE");
+    tmf.init(trusted);
+    SSLContext ssl = SSLContext.getInstance("TLS", "BCJSSE");
+    ssl.init(null, tmf.getTrustManagers(), null);
+    return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(2)).build();
+  }
+}
