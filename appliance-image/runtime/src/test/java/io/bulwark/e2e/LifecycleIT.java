@@ -68,14 +68,19 @@ class LifecycleIT {
                 "-jar",
                 System.getProperty("bulwark.demo.jar"))
             .directory(work.toFile())
-            .redirectErrorStream(true);
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve("console.log").toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("BULWARK_"));
     pb.environment().put("BULWARK_DATA_DIR", work.resolve("data").toString());
     pb.environment().put("BULWARK_HTTPS_PORT", "eighty");
     Process p = pb.start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("Bulwark exits on a bad setting").isTrue();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.exitValue()).isNotZero();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("Bulwark exits on a bad setting").isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    String out = Files.readString(work.resolve("console.log"));
+    assertThat(p.exitValue()).isEqualTo(78);
     assertThat(out).contains("BULWARK_HTTPS_PORT").contains("eighty").contains("1 to 65535");
   }
 
