@@ -1,0 +1,50 @@
+package io.bulwark.security.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The configuration of local accounts (PID {@code io.bulwark.security.accounts}): login lockout,
+ * session idle timeout and the longest API token validity. Read once by {@link LocalAccounts} and
+ * turned into {@link AccountsOptions}.
+ */
+@ObjectClassDefinition(
+    name = "Bulwark local accounts",
+    description = "Login lockout, session idle timeout and API token lifetime.")
+public @interface AccountsConfig {
+
+  @AttributeDefinition(
+      name = "Lockout attempts",
+      description = "Failed logins within the lockout window that lock the account.",
+      min = "1",
+      max = "100")
+  int lockoutAttempts() default 3;
+
+  @AttributeDefinition(
+      name = "Lockout window (seconds)",
+      description = "How far back failed logins count towards lockout.",
+      min = "1",
+      max = "86400")
+  int lockoutWindowSeconds() default 900;
+
+  @AttributeDefinition(
+      name = "Lockout (seconds)",
+      description = "How long a locked account stays locked.",
+      min = "1",
+      max = "86400")
+  int lockoutSeconds() default 900;
+
+  @AttributeDefinition(
+      name = "Session idle timeout (seconds)",
+      description = "A session unused this long ends; the user must log in again.",
+      min = "60",
+      max = "86400")
+  int sessionIdleSeconds() default 900;
+
+  @AttributeDefinition(
+      name = "Longest API token validity (days)",
+      description = "Tokens requested for longer are capped to this.",
+      min = "1",
+      max = "3650")
+  int tokenMaxDays() default 365;
+}

@@ -1,0 +1,63 @@
+package io.bulwark.security.internal;
+
+import java.time.Duration;
+
+/**
+ * The validated, immutable form of {@link AccountsConfig}.
+ *
+ * @param lockoutAttempts failed logins within {@code lockoutWindow} that lock an account
+ * @param lockoutWindow how far back failed logins count
+ * @param lockout how long a locked account stays locked
+ * @param sessionIdle how long an unused session lives
+ * @param tokenMaxValidity the longest validity of an API token
+ */
+record AccountsOptions(
+    int lockoutAttempts,
+    Duration lockoutWindow,
+    Duration lockout,
+    Duration sessionIdle,
+    Duration tokenMaxValidity) {
+
+  AccountsOptions {
+    if (lockoutAttempts < 1 || lockoutAttempts > 100) {
+      throw new IllegalArgumentException(
+          "lockoutAttempts must be 1 to 100, not " + lockoutAttempts);
+    }
+    requirePositive("lockoutWindowSeconds", lockoutWindow);
+    requirePositive("lockoutSeconds", lockout);
+    requirePositive("sessionIdleSeconds", sessionIdle);
+    requirePositive("tokenMaxDays", tokenMaxValidity);
+  }
+
+  /**
+   * Returns the defaults: 3 attempts in 15 minutes lock for 15 minutes, 15 minutes idle, 1 year.
+   */
+  static AccountsOptions defaults() {
+    return new AccountsOptions(
+        3,
+        Duration.ofMinutes(15),
+        Duration.ofMinutes(15),
+        Duration.ofMinutes(15),
+        Duration.ofDays(365));
+  }
+
+  /**
+   * Validates the configuration.
+   *
+   * @throws IllegalArgumentException naming the property that is wrong
+   */
+  static AccountsOptions from(AccountsConfig config) {
+    return new AccountsOptions(
+        config.lockoutAttempts(),
+        Duration.ofSeconds(config.lockoutWindowSeconds()),
+        Duration.ofSeconds(config.lockoutSeconds()),
+        Duration.ofSeconds(config.sessionIdleSeconds()),
+        Duration.ofDays(config.tokenMaxDays()));
+  }
+
+  private static void requirePositive(String property, Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(property + " must be positive, not " + value);
+    }
+  }
+}

@@ -1,0 +1,300 @@
+package io.bulwark.security.internal;
+
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.security.Role;
+import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.security.TokenRepository;
+import io.bulwark.api.security.UserAccount;
+import io.bulwark.api.security.UserRepository;
+import io.bulwark.security.Accounts;
+import io.bulwark.security.AuthenticationException;
+import io.bulwark.security.CryptoModule;
+import io.bulwark.security.IssuedToken;
+import io.bulwark.security.PasswordHasher;
+import io.bulwark.security.PasswordPolicy;
+import io.bulwark.security.Principal;
+import io.bulwark.security.Session;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The appliance's local accounts on top of the store's user and token repositories: passwords and
+ * lockout checked by {@link PasswordCheck}, sessions kept in a {@link SessionTable}, API tokens
+ * handled by {@link ApiTokens}, and every change recorded by the {@link AuditTrail} before it takes
+ * effect.
+ */
+@Component(
+    service = Accounts.class,
+    configurationPid = LocalAccounts.PID,
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = AccountsConfig.class)
+public final class LocalAccounts implements Accounts {
+  /** The configuration PID. */
+  public static final String PID = "io.bulwark.security.accounts";
+
+  private static final PasswordPolicy POLICY = PasswordPolicy.standard();
+
+  private final UserRepository users;
+  private final PasswordHasher hasher;
+  private final AuditTrail audit;
+  private final Clock clock;
+  private final PasswordCheck passwords;
+  private final FirstAdministrator firstAdministrator;
+  private final SessionTable sessions;
+  private final ApiTokens tokens;
+  private final ReentrantLock accountsLock = new ReentrantLock();
+
+  /**
+   * Reads the configuration.
+   *
+   * @throws IllegalArgumentException if a property is out of range (the message names it)
+   */
+  @Activate
+  public LocalAccounts(
+      @Reference UserRepository users,
+      @Reference TokenRepository tokens,
+      @Reference PasswordHasher hasher,
+      @Reference SecretStore secrets,
+      @Reference AuditLog audit,
+      @Reference CryptoModule crypto,
+      AccountsConfig config) {
+    this(
+        users,
+        tokens,
+        hasher,
+        secrets,
+        audit,
+        crypto,
+        AccountsOptions.from(config),
+        Clock.systemUTC(),
+        dummyHash(hasher, crypto));
+  }
+
+  LocalAccounts(
+      UserRepository users,
+      TokenRepository tokens,
+      PasswordHasher hasher,
+      SecretStore secrets,
+      AuditLog audit,
+      CryptoModule crypto,
+      AccountsOptions options,
+      Clock clock,
+      String dummyHash) {
+    this.users = users;
+    this.hasher = hasher;
+    this.audit = new AuditTrail(audit);
+    this.clock = clock;
+    this.sessions = new SessionTable(crypto.random(), options.sessionIdle());
+    this.tokens =
+        new ApiTokens(
+            tokens,
+            new TokenPepper(secrets, crypto.random()),
+            this.audit,
+            crypto.random(),
+            clock,
+            options.tokenMaxValidity());
+    this.firstAdministrator =
+        new FirstAdministrator(users, hasher, this.audit, crypto.random(), clock, accountsLock);
+    this.passwords =
+        new PasswordCheck(
+            users, hasher, new LoginFailures(options), this.audit, clock, accountsLock, dummyHash);
+  }
+
+  /**
+   * Returns the hash of a random password that no one knows: unknown users are checked against it,
+   * so that they cost as much as known ones.
+   */
+  static String dummyHash(PasswordHasher hasher, CryptoModule crypto) {
+    char[] password = GeneratedPassword.forUser(FirstAdministrator.NAME, crypto.random(), POLICY);
+    try {
+      return hasher.hash(password);
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  @Override
+  public Optional<char[]> bootstrapAdmin(Optional<char[]> installerPassword) {
+    return firstAdministrator.create(installerPassword);
+  }
+
+  @Override
+  public Session login(String user, char[] password, String source) {
+    for (Session idle : sessions.removeIdle(clock.instant())) {
+      recordExpiry(idle);
+    }
+    UserAccount account = passwords.check(user, password, source, "session.login");
+    try {
+      audit.record(
+          account.name(), source, "session.login", account.name(), AuditOutcome.SUCCESS, Map.of());
+    } catch (AuditUnavailableException e) {
+      throw new AuthenticationException("the audit log cannot record the login", e);
+    }
+    UserAccount after = LoginFailures.cleared(account);
+    if (hasher.needsRehash(account.passwordHash())) {
+      after = withPassword(after, hasher.hash(password), after.mustChangePassword(), clock);
+    }
+    users.save(after);
+    return sessions.open(after, clock.instant());
+  }
+
+  @Override
+  public Optional<Session> session(String id) {
+    SessionTable.Lookup lookup = sessions.use(id, clock.instant());
+    lookup.expired().ifPresent(this::recordExpiry);
+    return lookup.live();
+  }
+
+  @Override
+  public boolean logout(String id, String source) {
+    Optional<Session> ended = sessions.remove(id);
+    ended.ifPresent(
+        s ->
+            audit.record(
+                s.user(), source, "session.logout", s.user(), AuditOutcome.SUCCESS, Map.of()));
+    return ended.isPresent();
+  }
+
+  @Override
+  public void changePassword(String user, char[] current, char[] next, String source) {
+    UserAccount account = passwords.check(user, current, source, "password.change");
+    List<String> problems = POLICY.problems(account.name(), next);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "The new password is refused: " + String.join(" ", problems));
+    }
+    if (sameChars(current, next)) {
+      throw new IllegalArgumentException(
+          "The new password is refused: it must differ from the current one.");
+    }
+    String hash = hasher.hash(next);
+    audit.record(
+        account.name(), source, "password.change", account.name(), AuditOutcome.SUCCESS, Map.of());
+    users.save(withPassword(LoginFailures.cleared(account), hash, false, clock));
+    sessions.passwordChanged(account.name());
+  }
+
+  @Override
+  public UserAccount createUser(
+      String actor, String name, Role role, char[] initialPassword, String source) {
+    if (!UserAccount.isValidName(name)) {
+      throw new IllegalArgumentException(
+          "not a valid user name (2-32 of a-z, 0-9, '.', '_', '-', starting with a letter)");
+    }
+    List<String> problems = POLICY.problems(name, initialPassword);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "The initial password is refused: " + String.join(" ", problems));
+    }
+    UserAccount account = newAccount(name, role, initialPassword, true);
+    accountsLock.lock();
+    try {
+      if (users.user(name).isPresent()) {
+        throw new IllegalArgumentException("a user named " + name + " already exists");
+      }
+      audit.record(
+          actor, source, "user.create", name, AuditOutcome.SUCCESS, Map.of("role", role.name()));
+      users.save(account);
+      return account;
+    } finally {
+      accountsLock.unlock();
+    }
+  }
+
+  @Override
+  public boolean deleteUser(String actor, String name, String source) {
+    accountsLock.lock();
+    try {
+      Optional<UserAccount> account = name == null ? Optional.empty() : users.user(name);
+      if (account.isEmpty()) {
+        return false;
+      }
+      boolean lastAdmin =
+          account.get().role() == Role.ADMIN
+              && users.users().stream().filter(u -> u.role() == Role.ADMIN).count() <= 1;
+      if (lastAdmin) {
+        throw new IllegalStateException(
+            "cannot delete " + name + ": it is the last administrator; create another first");
+      }
+      audit.record(
+          actor,
+          source,
+          "user.delete",
+          name,
+          AuditOutcome.SUCCESS,
+          Map.of("role", account.get().role().name()));
+      users.delete(name);
+      sessions.removeUser(name);
+      return true;
+    } finally {
+      accountsLock.unlock();
+    }
+  }
+
+  @Override
+  public IssuedToken createToken(
+      String actor, String name, Role role, Duration validity, String source) {
+    return tokens.create(actor, name, role, validity, source);
+  }
+
+  @Override
+  public Optional<Principal> authenticateToken(String bearer) {
+    return tokens.authenticate(bearer);
+  }
+
+  @Override
+  public boolean revokeToken(String actor, String id, String source) {
+    return tokens.revoke(actor, id, source);
+  }
+
+  private void recordExpiry(Session session) {
+    audit.tryRecord(
+        session.user(),
+        "local",
+        "session.expired",
+        session.user(),
+        AuditOutcome.SUCCESS,
+        Map.of("lastUsedAt", session.lastUsedAt().toString()));
+  }
+
+  private UserAccount newAccount(String name, Role role, char[] password, boolean mustChange) {
+    return new UserAccount(
+        name, role, hasher.hash(password), mustChange, clock.instant(), List.of(), null, false);
+  }
+
+  private static UserAccount withPassword(
+      UserAccount a, String hash, boolean mustChange, Clock clock) {
+    return new UserAccount(
+        a.name(),
+        a.role(),
+        hash,
+        mustChange,
+        clock.instant(),
+        a.recentFailures(),
+        a.lockedUntil(),
+        a.disabled());
+  }
+
+  private static boolean sameChars(char[] a, char[] b) {
+    if (a == null || b == null || a.length != b.length) {
+      return false;
+    }
+    int difference = 0;
+    for (int i = 0; i < a.length; i++) {
+      difference |= a[i] ^ b[i];
+    }
+    return difference == 0;
+  }
+}

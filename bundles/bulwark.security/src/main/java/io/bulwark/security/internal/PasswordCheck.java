@@ -1,0 +1,136 @@
+package io.bulwark.security.internal;
+
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.UserAccount;
+import io.bulwark.api.security.UserRepository;
+import io.bulwark.security.AuthenticationException;
+import io.bulwark.security.PasswordHasher;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Checks a user's password for a login or a password change: always one hash verification, against
+ * a dummy hash for unknown users so that they cost the same; refuses disabled and locked accounts
+ * even with the right password; records a wrong password towards lockout; audits every refusal with
+ * its reason (never the password).
+ */
+final class PasswordCheck {
+  private static final Logger LOG = System.getLogger(PasswordCheck.class.getName());
+
+  private final UserRepository users;
+  private final PasswordHasher hasher;
+  private final LoginFailures failures;
+  private final AuditTrail audit;
+  private final Clock clock;
+  private final Lock accountsLock;
+  private final String dummyHash;
+
+  PasswordCheck(
+      UserRepository users,
+      PasswordHasher hasher,
+      LoginFailures failures,
+      AuditTrail audit,
+      Clock clock,
+      Lock accountsLock,
+      String dummyHash) {
+    this.users = users;
+    this.hasher = hasher;
+    this.failures = failures;
+    this.audit = audit;
+    this.clock = clock;
+    this.accountsLock = accountsLock;
+    this.dummyHash = dummyHash;
+  }
+
+  /**
+   * Returns the account if {@code password} is its password and it may log in.
+   *
+   * @param action the audited action a refusal is recorded under
+   * @throws AuthenticationException with the reason, after auditing it
+   */
+  UserAccount check(String user, char[] password, String source, String action) {
+    boolean validName = UserAccount.isValidName(user);
+    Optional<UserAccount> found = validName ? users.user(user) : Optional.empty();
+    String hash = found.map(UserAccount::passwordHash).orElse(dummyHash);
+    boolean matches = verify(password, hash, user);
+    String actor = validName ? user : "(not a valid user name)";
+    accountsLock.lock();
+    try {
+      Instant now = clock.instant();
+      UserAccount account = found.isEmpty() ? null : users.user(user).orElse(null);
+      if (account == null) {
+        throw refusal(actor, source, action, AuditOutcome.FAILURE, "no such user");
+      }
+      if (account.disabled()) {
+        throw refusal(actor, source, action, AuditOutcome.DENIED, "the account is disabled");
+      }
+      if (account.lockedAt(now)) {
+        throw refusal(
+            actor,
+            source,
+            action,
+            AuditOutcome.DENIED,
+            "the account is locked until " + account.lockedUntil());
+      }
+      if (!matches || !account.passwordHash().equals(hash)) {
+        throw wrongPassword(account, now, source, action);
+      }
+      return account;
+    } finally {
+      accountsLock.unlock();
+    }
+  }
+
+  private AuthenticationException wrongPassword(
+      UserAccount account, Instant now, String source, String action) {
+    UserAccount after = failures.failed(account, now);
+    users.save(after);
+    String user = account.name();
+    if (after.lockedAt(now)) {
+      LOG.log(
+          Level.WARNING,
+          "Locked the account \"{0}\" until {1} after repeated wrong passwords (the last from"
+              + " {2}); it unlocks by itself then",
+          user,
+          after.lockedUntil(),
+          source);
+      return refusal(
+          user,
+          source,
+          action,
+          AuditOutcome.DENIED,
+          "wrong password; the account is now locked until " + after.lockedUntil());
+    }
+    return refusal(
+        user,
+        source,
+        action,
+        AuditOutcome.FAILURE,
+        "wrong password (" + failures.recentCount(after, now) + " recent failures)");
+  }
+
+  private AuthenticationException refusal(
+      String actor, String source, String action, AuditOutcome outcome, String reason) {
+    audit.tryRecord(actor, source, action, actor, outcome, Map.of("reason", reason));
+    return new AuthenticationException(reason);
+  }
+
+  private boolean verify(char[] password, String hash, String user) {
+    try {
+      return hasher.verify(password, hash);
+    } catch (IllegalArgumentException e) {
+      LOG.log(
+          Level.ERROR,
+          "The stored password hash of \"{0}\" is unreadable ({1}); the user cannot log in until an"
+              + " administrator sets a new password",
+          user,
+          e.getMessage());
+      return false;
+    }
+  }
+}
