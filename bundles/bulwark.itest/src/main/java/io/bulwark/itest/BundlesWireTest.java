@@ -2,11 +2,17 @@ package io.bulwark.itest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.security.Accounts;
+import io.bulwark.security.CryptoModule;
+import io.bulwark.security.tls.AdminTls;
 import io.vertx.core.Vertx;
 import java.util.Arrays;
 import java.util.List;
@@ -67,6 +73,24 @@ class BundlesWireTest {
     assertThat(targets.getClass().getName()).startsWith("io.bulwark.telemetry.");
     assertThat(health.getClass().getName()).startsWith("io.bulwark.health.");
     assertThat(vertx).isNotNull();
+  }
+
+  @Test
+  void theSecurityServicesAreUpInApprovedOnlyMode(
+      @InjectService(timeout = 10_000) CryptoModule crypto,
+      @InjectService(timeout = 10_000) SecretStore secrets,
+      @InjectService(timeout = 10_000) AdminTls tls,
+      @InjectService(timeout = 10_000) AuditLog audit,
+      @InjectService(timeout = 10_000) Accounts accounts,
+      @InjectService(timeout = 10_000) UserRepository users) {
+    assertThat(crypto.status().approvedOnly()).isTrue();
+    assertThat(crypto.status().selfTestsPassed()).isTrue();
+    // The in-framework runtime has no TPM: the flagged development mode.
+    assertThat(secrets.sealedToTpm()).isFalse();
+    assertThat(tls.protocols()).containsExactlyInAnyOrder("TLSv1.3", "TLSv1.2");
+    assertThat(audit.verify().intact()).isTrue();
+    assertThat(accounts.getClass().getName()).startsWith("io.bulwark.security.");
+    assertThat(users).isInstanceOf(FleetRepository.class);
   }
 
   @Test

@@ -52,6 +52,29 @@ public record Finding(
     return keyOf(kind, node, gpu);
   }
 
+  /**
+   * Returns this finding resolved at {@code at}: the same problem, no longer holding.
+   *
+   * @since 1.1
+   */
+  public Finding resolve(Instant at) {
+    return new Finding(
+        id,
+        kind,
+        node,
+        gpu,
+        severity,
+        FindingState.RESOLVED,
+        firstSeen,
+        lastSeen,
+        at,
+        summary,
+        evidence,
+        recommendedAction,
+        performanceFactor,
+        occurrences);
+  }
+
   /** Returns true while the finding holds. */
   public boolean isOpen() {
     return state == FindingState.OPEN;

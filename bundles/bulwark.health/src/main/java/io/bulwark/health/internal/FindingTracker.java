@@ -52,7 +52,7 @@ final class FindingTracker {
     Tracked keep = present.finding.lastSeen().isAfter(finding.lastSeen()) ? present : candidate;
     Tracked drop = keep == present ? candidate : present;
     open.put(finding.key(), keep);
-    return Optional.of(resolved(drop.finding, Instant.ofEpochMilli(nowMillis)));
+    return Optional.of(drop.finding.resolve(Instant.ofEpochMilli(nowMillis)));
   }
 
   /**
@@ -105,7 +105,7 @@ final class FindingTracker {
       if (nowMillis - t.lastReportedMillis >= resolveAfterMillis
           && nowMillis >= t.keepUntilMillis) {
         it.remove();
-        changes.add(new FindingChange(FindingChange.Type.RESOLVED, resolved(t.finding, now)));
+        changes.add(new FindingChange(FindingChange.Type.RESOLVED, t.finding.resolve(now)));
       }
     }
     return changes;
@@ -157,24 +157,6 @@ final class FindingTracker {
       return Optional.of(new FindingChange(FindingChange.Type.REFRESHED, after));
     }
     return Optional.empty();
-  }
-
-  private static Finding resolved(Finding f, Instant at) {
-    return new Finding(
-        f.id(),
-        f.kind(),
-        f.node(),
-        f.gpu(),
-        f.severity(),
-        FindingState.RESOLVED,
-        f.firstSeen(),
-        f.lastSeen(),
-        at,
-        f.summary(),
-        f.evidence(),
-        f.recommendedAction(),
-        f.performanceFactor(),
-        f.occurrences());
   }
 
   private static Map<String, Reported> merge(Map<String, List<Condition>> reportedByDetector) {

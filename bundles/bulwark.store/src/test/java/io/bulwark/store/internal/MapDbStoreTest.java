@@ -72,7 +72,7 @@ class MapDbStoreTest {
       store.save(xid);
       store.save(thermal);
       store.save(other);
-      store.save(resolve(thermal, T0.plusSeconds(30)));
+      store.save(thermal.resolve(T0.plusSeconds(30)));
 
       assertThat(store.find(FindingQuery.open()))
           .extracting(Finding::id)
@@ -158,23 +158,5 @@ class MapDbStoreTest {
         "",
         1.0,
         1);
-  }
-
-  static Finding resolve(Finding f, Instant at) {
-    return new Finding(
-        f.id(),
-        f.kind(),
-        f.node(),
-        f.gpu(),
-        f.severity(),
-        FindingState.RESOLVED,
-        f.firstSeen(),
-        f.lastSeen(),
-        at,
-        f.summary(),
-        f.evidence(),
-        f.recommendedAction(),
-        f.performanceFactor(),
-        f.occurrences());
   }
 }
