@@ -56,7 +56,7 @@ function setLive(state) {
 // The red banner: shown while secrets are not sealed to a TPM (the flagged development mode).
 async function showSecurityPosture() {
   try {
-    const health = await getJson('/api/v1/health');
+    const health = await getJson('health');
     const dev = Boolean(health.security && health.security.developmentMode);
     document.getElementById('dev-banner').hidden = !dev;
     document.body.dataset.developmentMode = String(dev);

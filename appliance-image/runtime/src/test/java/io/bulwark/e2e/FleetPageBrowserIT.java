@@ -46,6 +46,9 @@ class FleetPageBrowserIT {
                     .matches("(?s).*\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective.*"));
         // The demo scenario injects one fault of each kind; each shows as an open finding and a
         // coloured cell.
+        // The demo runs without a TPM: the red development-mode banner must be shown.
+        wait.until(d -> d.findElement(By.id("dev-banner")).isDisplayed());
+        assertThat(browser.findElement(By.id("dev-banner")).getText()).contains("DEVELOPMENT MODE");
         // The page re-renders as live updates arrive: read the findings table in one script call.
         List<List<String>> findings =
             wait.until(
