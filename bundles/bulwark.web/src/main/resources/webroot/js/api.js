@@ -55,3 +55,37 @@ export function connectEvents(handlers) {
   });
   return source;
 }
+
+let csrfToken = null;
+
+/** Remembers the session's CSRF token; state-changing calls echo it in X-CSRF-Token. */
+export function setCsrfToken(token) {
+  csrfToken = token;
+}
+
+/** Sends a state-changing request (POST, DELETE) with a JSON body; returns the parsed JSON or null. */
+export async function send(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  let response;
+  try {
+    response = await fetch(BASE + path, {
+      method, headers, cache: 'no-store', credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, 'The appliance does not answer; try again.');
+  }
+  if (!response.ok) {
+    let detail = `${response.status} ${response.statusText}`;
+    try {
+      const problem = await response.json();
+      detail = problem.detail || problem.title || detail;
+    } catch (e) {
+      // not a problem document
+    }
+    throw new ApiError(response.status, detail);
+  }
+  return response.status === 204 ? null : response.json();
+}

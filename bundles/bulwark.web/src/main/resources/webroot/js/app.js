@@ -1,7 +1,8 @@
 // The Bulwark UI: a single page with hash routes (#/, #/nodes/<name>, #/findings?…, #/system), kept live by the
 // server-sent event stream, with a periodic reload as fallback while the stream is down.
 
-import { connectEvents, getJson } from './api.js';
+import { connectEvents, getJson, send, setCsrfToken } from './api.js';
+import { showLogin, showPasswordChange } from './login.js';
 import * as fleet from './fleet.js';
 import * as node from './node.js';
 import * as findings from './findings.js';
@@ -65,20 +66,50 @@ async function showSecurityPosture() {
   }
 }
 
-window.addEventListener('hashchange', show);
-show();
-showSecurityPosture();
-
-connectEvents({
-  onState: setLive,
-  onFinding: (f) => current && current.onFinding(f),
-  onCapacity: (c) => current && current.onCapacity(c),
-});
-
-setInterval(() => {
-  const due = live ? REFRESH_LIVE_MS : REFRESH_OFFLINE_MS;
-  if (current && !document.hidden && Date.now() - lastRefresh >= due) {
-    current.refresh();
-    lastRefresh = Date.now();
+async function logout() {
+  try {
+    await send('DELETE', 'session');
+  } finally {
+    location.reload();
   }
-}, 5_000);
+}
+
+let started = false;
+
+function startApp(session) {
+  document.getElementById('who').textContent = `${session.user} (${session.role})`;
+  document.getElementById('logout').hidden = false;
+  if (started) return;
+  started = true;
+  window.addEventListener('hashchange', show);
+  show();
+  showSecurityPosture();
+
+  connectEvents({
+    onState: setLive,
+    onFinding: (f) => current && current.onFinding(f),
+    onCapacity: (c) => current && current.onCapacity(c),
+  });
+
+  setInterval(() => {
+    const due = live ? REFRESH_LIVE_MS : REFRESH_OFFLINE_MS;
+    if (current && !document.hidden && Date.now() - lastRefresh >= due) {
+      current.refresh();
+      lastRefresh = Date.now();
+    }
+  }, 5_000);
+}
+
+document.getElementById('logout').addEventListener('click', logout);
+
+(async () => {
+  try {
+    const session = await getJson('session');
+    setCsrfToken(session.csrfToken || null);
+    if (session.mustChangePassword) showPasswordChange(view, startApp);
+    else startApp(session);
+  } catch (e) {
+    if (e.status === 401) showLogin(view, startApp);
+    else view.textContent = e.message;
+  }
+})();

@@ -103,6 +103,31 @@ class AdminTlsIT {
     assertThat(bulwark.console()).contains("DEVELOPMENT MODE");
   }
 
+  @Test
+  void loginsAreAuditedAndTheAdminPasswordAppearsNowhere() throws Exception {
+    HttpResponse<String> r = bulwark.get("/api/v1/audit?action=session.login&outcome=success");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(r.body()).getJsonArray("records")).isNotEmpty();
+    assertThat(r.body()).contains("\"actor\":\"admin\"");
+    HttpResponse<String> anonymous =
+        PinnedCertificate.client(bulwark.log)
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(bulwark.baseUrl() + "/api/v1/audit"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+
+    // No secret in the clear: not in the console, not in any file the appliance wrote.
+    java.nio.file.Path work = bulwark.dataDir.getParent();
+    try (var files = java.nio.file.Files.walk(work)) {
+      for (java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        String text = new String(java.nio.file.Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+        assertThat(text).as("contents of %s", f).doesNotContain(RunningAppliance.ADMIN_PASSWORD);
+      }
+    }
+  }
+
   private static void assertRefused(String output) {
     assertThat(output)
         .as("openssl output")

@@ -35,6 +35,13 @@ class FleetPageBrowserIT {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
         wait.ignoring(StaleElementReferenceException.class);
 
+        // Log in as an admin would: accept the notice, then user and password.
+        wait.until(d -> d.findElement(By.id("login-banner")).getText().contains("monitor"));
+        browser.findElement(By.id("login-consent")).click();
+        browser.findElement(By.id("login-user")).sendKeys("admin");
+        browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
+        browser.findElement(By.id("login-submit")).click();
+
         wait.until(
             d ->
                 d.findElements(By.cssSelector("#fleet-grid [data-node][data-gpu]")).size()

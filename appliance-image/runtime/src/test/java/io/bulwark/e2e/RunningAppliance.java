@@ -23,7 +23,13 @@ import java.util.concurrent.TimeUnit;
 final class RunningAppliance implements AutoCloseable {
   final Path dataDir;
   final Path log;
+
+  /** The installer's admin password the tests start Bulwark with (it meets the password policy). */
+  static final String ADMIN_PASSWORD = "Correct-Horse-Battery-9";
+
   final int httpsPort;
+  private volatile String sessionCookie;
+  private volatile String csrfToken;
   final int simPort;
   final Process process;
   final long startedNanos = System.nanoTime();
@@ -61,6 +67,7 @@ final class RunningAppliance implements AutoCloseable {
     Map<String, String> env = new HashMap<>();
     env.put("BULWARK_DATA_DIR", workDir.resolve("data").toString());
     env.put("BULWARK_HTTPS_PORT", Integer.toString(freePort()));
+    env.put("BULWARK_ADMIN_PASSWORD", ADMIN_PASSWORD);
     env.put("BULWARK_SIM_PORT", Integer.toString(freePort()));
     env.putAll(extraEnv);
     return new RunningAppliance(Path.of(System.getProperty("bulwark.demo.jar")), workDir, env);
@@ -101,7 +108,9 @@ final class RunningAppliance implements AutoCloseable {
             "Bulwark exited with " + process.exitValue() + " before it listened:\n" + console());
       }
       try {
-        if (get("/api/v1/health").statusCode() == 200) {
+        int status = rawGet("/api/v1/health").statusCode();
+        if (status == 200 || status == 401) {
+          login();
           return (System.nanoTime() - startedNanos) / 1e9;
         }
       } catch (IOException notYet) {
@@ -112,15 +121,57 @@ final class RunningAppliance implements AutoCloseable {
     throw new AssertionError("Bulwark did not answer within " + timeout + ":\n" + console());
   }
 
-  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+  /** Logs in as the initial admin; later calls carry the session cookie and CSRF token. */
+  void login() throws IOException, InterruptedException {
+    String body =
+        new io.vertx.core.json.JsonObject()
+            .put("user", "admin")
+            .put("password", ADMIN_PASSWORD)
+            .encode();
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(baseUrl() + "/api/v1/session"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new AssertionError("login as admin failed: " + r.statusCode() + " " + r.body());
+    }
+    String cookie = r.headers().firstValue("set-cookie").orElseThrow();
+    sessionCookie = cookie.substring(0, cookie.indexOf(';'));
+    csrfToken = new io.vertx.core.json.JsonObject(r.body()).getString("csrfToken");
+  }
+
+  private HttpResponse<String> rawGet(String path) throws IOException, InterruptedException {
     return http.send(
         HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(5)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /** GETs an admin-plane path as the logged-in admin. */
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return http.send(
+        authenticated(HttpRequest.newBuilder(URI.create(baseUrl() + path)))
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder authenticated(HttpRequest.Builder b) {
+    if (sessionCookie != null) {
+      b.header("Cookie", sessionCookie).header("X-CSRF-Token", csrfToken);
+    }
+    return b;
+  }
+
   HttpResponse<String> send(String method, String url, String json)
       throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+    if (url.startsWith("https:")) {
+      authenticated(b);
+    }
     b =
         json == null
             ? b.method(method, HttpRequest.BodyPublishers.noBody())

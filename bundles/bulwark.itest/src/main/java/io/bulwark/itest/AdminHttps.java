@@ -1,5 +1,7 @@
 package io.bulwark.itest;
 
+import io.bulwark.api.security.Role;
+import io.bulwark.security.Accounts;
 import io.bulwark.security.tls.AdminTls;
 import java.net.http.HttpClient;
 import java.security.KeyStore;
@@ -14,6 +16,15 @@ import org.osgi.framework.BundleContext;
  */
 final class AdminHttps {
   private AdminHttps() {}
+
+  /** Issues an admin API token through the Accounts service, as an admin would for automation. */
+  static String adminToken(BundleContext context) {
+    Accounts accounts = context.getService(context.getServiceReference(Accounts.class));
+    return accounts
+        .createToken(
+            "itest", "itest-" + System.nanoTime(), Role.ADMIN, Duration.ofHours(1), "local")
+        .token();
+  }
 
   static HttpClient client(BundleContext context) throws Exception {
     AdminTls tls = context.getService(context.getServiceReference(AdminTls.class));

@@ -45,6 +45,7 @@ class HotSwapTest {
       @InjectService(timeout = 10_000) HealthService health) throws Exception {
     int port = WebPort.configure(context);
     HttpClient http = AdminHttps.client(context);
+    String bearer = AdminHttps.adminToken(context);
     Bundle detectors = bundle(DETECTORS);
     byte[] original = read(detectors);
     await(() -> health.detectors().size() >= 5, "detectors take part");
@@ -61,6 +62,7 @@ class HotSwapTest {
     HttpResponse<String> status =
         http.send(
             HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/api/v1/health"))
+                .header("Authorization", "Bearer " + bearer)
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(status.statusCode()).isEqualTo(200);
@@ -80,6 +82,7 @@ class HotSwapTest {
     HttpResponse<String> after =
         http.send(
             HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/api/v1/health"))
+                .header("Authorization", "Bearer " + bearer)
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(after.body()).contains(DETECTORS).contains("0.1.1.hotswap");

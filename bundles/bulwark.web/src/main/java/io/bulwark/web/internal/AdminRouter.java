@@ -1,10 +1,13 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.Role;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.EnumSet;
 
 /**
  * Builds the admin plane's router: the JSON API under {@code /api/v1}, the event stream, the UI's
@@ -18,7 +21,14 @@ final class AdminRouter {
           + " img-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none';"
           + " form-action 'self'; frame-ancestors 'none'";
 
+  private static final int MAX_BODY_BYTES = 16 * 1024;
+
   private AdminRouter() {}
+
+  /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
+  private static void banner(RoutingContext ctx, String text) {
+    ApiJson.send(ctx, new io.vertx.core.json.JsonObject().put("text", text));
+  }
 
   /** Returns the router; {@code events} serves {@code /api/v1/events}. */
   static Router create(Vertx vertx, AdminServices services, EventStream events) {
@@ -27,15 +37,56 @@ final class AdminRouter {
     OverviewResource overview = new OverviewResource(services);
     HealthResource health = new HealthResource(services);
 
+    AccessControl access = new AccessControl(services.accounts(), services.audit());
+    SessionResource session = new SessionResource(services.accounts());
+    TokensResource tokens = new TokensResource(services.accounts());
+    AuditResource audit = new AuditResource(services.audit());
+    Handler<RoutingContext> anyRole = access.requires(AccessControl.ANY);
+    Handler<RoutingContext> admin = access.requires(EnumSet.of(Role.ADMIN));
+    Handler<RoutingContext> auditors = access.requires(EnumSet.of(Role.AUDITOR, Role.ADMIN));
+
     Router router = Router.router(vertx);
     router.route().handler(AdminRouter::securityHeaders);
-    router.get("/api/v1/nodes").blockingHandler(blocking(nodes::list), false);
-    router.get("/api/v1/nodes/:node").blockingHandler(blocking(nodes::detail), false);
-    router.get("/api/v1/findings").blockingHandler(blocking(findings::list), false);
-    router.get("/api/v1/capacity").blockingHandler(blocking(overview::capacity), false);
-    router.get("/api/v1/telemetry/targets").blockingHandler(blocking(overview::targets), false);
-    router.get("/api/v1/health").blockingHandler(blocking(health::health), false);
-    router.get("/api/v1/events").handler(events::open);
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.route("/api/*").blockingHandler(access::authenticate, false);
+
+    router.get("/api/v1/banner").handler(ctx -> banner(ctx, services.banner()));
+    router.post("/api/v1/session").blockingHandler(blocking(session::login), false);
+    router.get("/api/v1/session").handler(anyRole).handler(blocking(session::current));
+    router
+        .delete("/api/v1/session")
+        .handler(anyRole)
+        .blockingHandler(blocking(session::logout), false);
+    router
+        .post("/api/v1/session/password")
+        .handler(anyRole)
+        .blockingHandler(blocking(session::changePassword), false);
+    router.post("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::create), false);
+    router
+        .delete("/api/v1/tokens/:id")
+        .handler(admin)
+        .blockingHandler(blocking(tokens::revoke), false);
+    router.get("/api/v1/audit").handler(auditors).blockingHandler(blocking(audit::search), false);
+
+    router.get("/api/v1/nodes").handler(anyRole).blockingHandler(blocking(nodes::list), false);
+    router
+        .get("/api/v1/nodes/:node")
+        .handler(anyRole)
+        .blockingHandler(blocking(nodes::detail), false);
+    router
+        .get("/api/v1/findings")
+        .handler(anyRole)
+        .blockingHandler(blocking(findings::list), false);
+    router
+        .get("/api/v1/capacity")
+        .handler(anyRole)
+        .blockingHandler(blocking(overview::capacity), false);
+    router
+        .get("/api/v1/telemetry/targets")
+        .handler(anyRole)
+        .blockingHandler(blocking(overview::targets), false);
+    router.get("/api/v1/health").handler(anyRole).blockingHandler(blocking(health::health), false);
+    router.get("/api/v1/events").handler(anyRole).handler(events::open);
     router
         .getWithRegex("/(?!api(?:/|$)).*")
         .handler(new WebrootAssets(AdminRouter.class.getClassLoader()));

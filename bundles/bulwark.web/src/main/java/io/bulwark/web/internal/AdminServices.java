@@ -1,9 +1,11 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.security.Accounts;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -19,6 +21,9 @@ record AdminServices(
     TelemetryTargets targets,
     BundleInventory bundles,
     SecurityPosture security,
+    Accounts accounts,
+    AuditLog audit,
+    String banner,
     Clock clock) {
 
   AdminServices {
@@ -28,6 +33,9 @@ record AdminServices(
     Objects.requireNonNull(targets, "targets");
     Objects.requireNonNull(bundles, "bundles");
     Objects.requireNonNull(security, "security");
+    Objects.requireNonNull(accounts, "accounts");
+    Objects.requireNonNull(audit, "audit");
+    Objects.requireNonNull(banner, "banner");
     Objects.requireNonNull(clock, "clock");
   }
 }

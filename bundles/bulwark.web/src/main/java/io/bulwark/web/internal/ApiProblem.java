@@ -33,6 +33,29 @@ final class ApiProblem extends RuntimeException {
     return new ApiProblem(404, ProblemResponses.TYPE_NOT_FOUND, "Not found", detail, null);
   }
 
+  /** No credentials, or credentials that are not (or no longer) valid (401). */
+  static ApiProblem unauthenticated(String detail) {
+    return new ApiProblem(
+        401, "urn:bulwark:problem:unauthenticated", "Authentication required", detail, null);
+  }
+
+  /** Authenticated, but not allowed to do this (403). */
+  static ApiProblem forbidden(String detail) {
+    return new ApiProblem(403, "urn:bulwark:problem:forbidden", "Forbidden", detail, null);
+  }
+
+  /** A request body the API cannot use (400). */
+  static ApiProblem invalidBody(String detail) {
+    return new ApiProblem(
+        400, "urn:bulwark:problem:invalid-body", "Invalid request body", detail, null);
+  }
+
+  /** The audit log cannot record the action, so it is not carried out (503). */
+  static ApiProblem auditUnavailable(String detail) {
+    return new ApiProblem(
+        503, "urn:bulwark:problem:audit-unavailable", "Audit log unavailable", detail, null);
+  }
+
   int status() {
     return status;
   }

@@ -24,4 +24,12 @@ public @interface WebConfig {
       min = "0",
       max = "65535")
   int httpsPort() default 8443;
+
+  @AttributeDefinition(
+      name = "Notice and consent banner",
+      description = "Shown before login; users must accept it to log in.")
+  String banner() default
+      "You are accessing a restricted information system. Usage may be monitored, recorded and"
+          + " subject to audit. Unauthorized use is prohibited and subject to criminal and civil"
+          + " penalties. Use of the system indicates consent to monitoring and recording.";
 }

@@ -1,11 +1,13 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.security.Accounts;
 import io.bulwark.security.CryptoModule;
 import io.bulwark.security.tls.AdminTls;
 import io.vertx.core.Vertx;
@@ -66,6 +68,8 @@ public final class WebServer {
       @Reference CryptoModule crypto,
       @Reference SecretStore secrets,
       @Reference AdminTls tls,
+      @Reference Accounts accounts,
+      @Reference AuditLog audit,
       BundleContext context,
       WebConfig config) {
     this(
@@ -77,6 +81,9 @@ public final class WebServer {
             targets,
             BundleInventory.of(context),
             new SecurityPosture(crypto::status, secrets::sealedToTpm),
+            accounts,
+            audit,
+            config.banner(),
             Clock.systemUTC()),
         Listener.https(WebOptions.from(config), quietTls(tls)),
         EventStream.Timing.STANDARD,

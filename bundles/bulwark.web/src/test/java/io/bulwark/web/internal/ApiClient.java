@@ -20,9 +20,22 @@ final class ApiClient {
           .connectTimeout(TIMEOUT)
           .build();
   private final int port;
+  private final String bearer;
 
+  /** A client that authenticates as an admin with an API token. */
   ApiClient(int port) {
+    this(port, "admin-token");
+  }
+
+  /** A client that sends {@code bearer} as its API token, or no credentials if null. */
+  ApiClient(int port, String bearer) {
     this.port = port;
+    this.bearer = bearer;
+  }
+
+  HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT);
+    return bearer == null ? b : b.header("Authorization", "Bearer " + bearer);
   }
 
   URI uri(String path) {
@@ -30,15 +43,11 @@ final class ApiClient {
   }
 
   HttpResponse<String> get(String path) {
-    return send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT).GET().build());
+    return send(request(path).GET().build());
   }
 
   HttpResponse<String> send(String method, String path) {
-    return send(
-        HttpRequest.newBuilder(uri(path))
-            .timeout(TIMEOUT)
-            .method(method, HttpRequest.BodyPublishers.noBody())
-            .build());
+    return send(request(path).method(method, HttpRequest.BodyPublishers.noBody()).build());
   }
 
   HttpResponse<String> send(HttpRequest request) {

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,7 +30,8 @@ final class EventReader implements AutoCloseable {
         client
             .http()
             .send(
-                HttpRequest.newBuilder(client.uri("/api/v1/events"))
+                client
+                    .request("/api/v1/events")
                     .header("Accept", "text/event-stream")
                     .GET()
                     .build(),

@@ -119,7 +119,8 @@ class EventStreamTest {
       stalled.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
       OutputStream out = stalled.getOutputStream();
       out.write(
-          ("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+          ("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin-token\r\n"
+                  + "Accept: text/event-stream\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertThat(eventually(() -> server.eventClients() == 2)).isTrue();

@@ -165,6 +165,9 @@ final class FleetFixture {
         12);
   }
 
+  final FakeAccounts accounts = new FakeAccounts();
+  final RecordingAuditLog audit = new RecordingAuditLog();
+
   AdminServices services() {
     return new AdminServices(
         health,
@@ -174,6 +177,9 @@ final class FleetFixture {
         BundleInventory.of(TestFramework.context(bundles)),
         new SecurityPosture(
             () -> new CryptoModuleStatus("BouncyCastle FIPS", "2.1.0", true, true), () -> false),
+        accounts,
+        audit,
+        "Authorized use only.",
         java.time.Clock.systemUTC());
   }
 }

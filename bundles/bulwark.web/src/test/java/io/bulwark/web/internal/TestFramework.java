@@ -20,6 +20,11 @@ final class TestFramework {
   /** The component's configuration with these values. */
   record Config(String bindAddress, int httpsPort) implements WebConfig {
     @Override
+    public String banner() {
+      return "Authorized use only.";
+    }
+
+    @Override
     public Class<? extends Annotation> annotationType() {
       return WebConfig.class;
     }

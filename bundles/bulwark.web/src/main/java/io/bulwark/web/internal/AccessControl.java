@@ -1,0 +1,165 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.security.Role;
+import io.bulwark.security.Accounts;
+import io.bulwark.security.Principal;
+import io.bulwark.security.Session;
+import io.vertx.core.Handler;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who may call what on the admin plane. Every API request except login and the notice banner must
+ * carry a valid API token ({@code Authorization: Bearer …}) or a session cookie; a state-changing
+ * request on a session must echo its CSRF token in {@code X-CSRF-Token}; a user who must change the
+ * initial password can do only that; and each route names the roles it admits. Refusals of
+ * state-changing requests are audited.
+ */
+final class AccessControl {
+  static final String COOKIE = "bulwark_session";
+  static final String CSRF_HEADER = "X-CSRF-Token";
+  private static final String PRINCIPAL = "bulwark.principal";
+  private static final String SESSION = "bulwark.session";
+  private static final System.Logger LOG = System.getLogger(AccessControl.class.getName());
+
+  /** Every role: the read-only views. */
+  static final Set<Role> ANY = EnumSet.allOf(Role.class);
+
+  private final Accounts accounts;
+  private final AuditLog audit;
+
+  AccessControl(Accounts accounts, AuditLog audit) {
+    this.accounts = accounts;
+    this.audit = audit;
+  }
+
+  /** Returns true for the routes anyone may call: login, and the banner shown before it. */
+  static boolean isPublic(HttpMethod method, String path) {
+    return (method == HttpMethod.POST && path.equals("/api/v1/session"))
+        || (method == HttpMethod.GET && path.equals("/api/v1/banner"));
+  }
+
+  /** Blocking handler on /api/*: authenticates the request or refuses it. */
+  void authenticate(RoutingContext ctx) {
+    HttpMethod method = ctx.request().method();
+    String path = ctx.request().path();
+    if (isPublic(method, path)) {
+      ctx.next();
+      return;
+    }
+    String authorization = ctx.request().getHeader("Authorization");
+    if (authorization != null) {
+      Optional<Principal> principal =
+          authorization.startsWith("Bearer ")
+              ? accounts.authenticateToken(authorization.substring("Bearer ".length()).trim())
+              : Optional.empty();
+      if (principal.isEmpty()) {
+        refuse(
+            ctx, null, ApiProblem.unauthenticated("the API token is unknown, expired or revoked"));
+        return;
+      }
+      ctx.put(PRINCIPAL, principal.get());
+      ctx.next();
+      return;
+    }
+    Cookie cookie = ctx.request().getCookie(COOKIE);
+    Optional<Session> session =
+        cookie == null ? Optional.empty() : accounts.session(cookie.getValue());
+    if (session.isEmpty()) {
+      refuse(ctx, null, ApiProblem.unauthenticated("log in first (or your session has ended)"));
+      return;
+    }
+    Session s = session.get();
+    if (changesState(method) && !sameToken(s.csrfToken(), ctx.request().getHeader(CSRF_HEADER))) {
+      refuse(ctx, s.principal(), ApiProblem.forbidden("the CSRF token is missing or wrong"));
+      return;
+    }
+    if (s.mustChangePassword() && !allowedBeforePasswordChange(method, path)) {
+      refuse(
+          ctx,
+          s.principal(),
+          ApiProblem.forbidden(
+              "change the initial password first (POST /api/v1/session/password)"));
+      return;
+    }
+    ctx.put(PRINCIPAL, s.principal());
+    ctx.put(SESSION, s);
+    ctx.next();
+  }
+
+  /** Returns a handler that admits only principals with one of {@code roles}. */
+  Handler<RoutingContext> requires(Set<Role> roles) {
+    return ctx -> {
+      Principal p = principal(ctx);
+      if (p == null || !roles.contains(p.role())) {
+        refuse(
+            ctx,
+            p,
+            ApiProblem.forbidden(
+                "this needs the role "
+                    + String.join(" or ", roles.stream().map(Role::name).sorted().toList())));
+        return;
+      }
+      ctx.next();
+    };
+  }
+
+  static Principal principal(RoutingContext ctx) {
+    return ctx.get(PRINCIPAL);
+  }
+
+  static Session session(RoutingContext ctx) {
+    return ctx.get(SESSION);
+  }
+
+  static String source(RoutingContext ctx) {
+    return ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().host();
+  }
+
+  private void refuse(RoutingContext ctx, Principal who, ApiProblem problem) {
+    if (changesState(ctx.request().method())) {
+      try {
+        audit.append(
+            new AuditEvent(
+                who == null ? "anonymous" : who.name(),
+                source(ctx),
+                "api.refused",
+                ctx.request().method() + " " + ctx.request().path(),
+                AuditOutcome.DENIED,
+                Map.of("reason", problem.getMessage())));
+      } catch (AuditUnavailableException e) {
+        LOG.log(Level.ERROR, "A refused request could not be audited: " + e.getMessage());
+      }
+    }
+    ctx.fail(problem);
+  }
+
+  private static boolean changesState(HttpMethod method) {
+    return !(method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS);
+  }
+
+  private static boolean allowedBeforePasswordChange(HttpMethod method, String path) {
+    return path.equals("/api/v1/session")
+        || (method == HttpMethod.POST && path.equals("/api/v1/session/password"))
+        || (method == HttpMethod.GET && path.equals("/api/v1/banner"));
+  }
+
+  private static boolean sameToken(String expected, String presented) {
+    return presented != null
+        && MessageDigest.isEqual(
+            expected.getBytes(StandardCharsets.US_ASCII),
+            presented.getBytes(StandardCharsets.US_ASCII));
+  }
+}

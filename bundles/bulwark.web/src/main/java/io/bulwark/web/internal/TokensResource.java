@@ -1,0 +1,75 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.security.Role;
+import io.bulwark.security.Accounts;
+import io.bulwark.security.IssuedToken;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * {@code /api/v1/tokens}: API tokens for automation (admins only). A new token's secret is in the
+ * response of its creation and nowhere else; revoking one takes effect at once.
+ */
+final class TokensResource {
+  private final Accounts accounts;
+
+  TokensResource(Accounts accounts) {
+    this.accounts = accounts;
+  }
+
+  void create(RoutingContext ctx) {
+    JsonObject body = SessionResource.body(ctx);
+    String name = body.getString("name", "");
+    if (name.isBlank() || name.length() > 64) {
+      throw ApiProblem.invalidBody("'name' must be 1 to 64 characters");
+    }
+    Role role;
+    try {
+      role = Role.valueOf(body.getString("role", "").toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException | ClassCastException e) {
+      throw ApiProblem.invalidBody("'role' must be admin, operator or auditor");
+    }
+    Object days = body.getValue("validityDays", 90);
+    if (!(days instanceof Number n) || n.intValue() < 1) {
+      throw ApiProblem.invalidBody("'validityDays' must be a positive number of days");
+    }
+    try {
+      IssuedToken issued =
+          accounts.createToken(
+              AccessControl.principal(ctx).name(),
+              name,
+              role,
+              Duration.ofDays(n.intValue()),
+              AccessControl.source(ctx));
+      ctx.response().setStatusCode(201);
+      ApiJson.send(
+          ctx,
+          new JsonObject()
+              .put("id", issued.stored().id())
+              .put("name", issued.stored().name())
+              .put("role", issued.stored().role().name().toLowerCase(Locale.ROOT))
+              .put("expiresAt", issued.stored().expiresAt().toString())
+              .put("token", issued.token()));
+    } catch (AuditUnavailableException e) {
+      throw ApiProblem.auditUnavailable("no token was issued: the audit log cannot record it");
+    }
+  }
+
+  void revoke(RoutingContext ctx) {
+    try {
+      boolean revoked =
+          accounts.revokeToken(
+              AccessControl.principal(ctx).name(), ctx.pathParam("id"), AccessControl.source(ctx));
+      if (!revoked) {
+        throw ApiProblem.notFound("no token with id " + ctx.pathParam("id"));
+      }
+      ctx.response().setStatusCode(204).end();
+    } catch (AuditUnavailableException e) {
+      throw ApiProblem.auditUnavailable(
+          "the token was not revoked: the audit log cannot record it");
+    }
+  }
+}

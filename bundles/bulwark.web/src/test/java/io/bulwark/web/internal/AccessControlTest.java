@@ -1,0 +1,210 @@
+package io.bulwark.web.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.audit.AuditOutcome;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every API route as nobody, as each role, and through a browser session: 401 without credentials,
+ * 403 for a role the route does not admit, served otherwise; CSRF on state-changing session calls;
+ * the forced first password change; refused state changes audited.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AccessControlTest {
+  private static final Set<String> ALL = Set.of("admin", "operator", "auditor");
+
+  /** method, path, body, the roles the route admits (empty: public). */
+  private record Route(String method, String path, String body, Set<String> roles) {}
+
+  private static final List<Route> ROUTES =
+      List.of(
+          new Route("GET", "/api/v1/banner", null, Set.of()),
+          new Route("GET", "/api/v1/nodes", null, ALL),
+          new Route("GET", "/api/v1/nodes/gpu-node-a01", null, ALL),
+          new Route("GET", "/api/v1/findings", null, ALL),
+          new Route("GET", "/api/v1/capacity", null, ALL),
+          new Route("GET", "/api/v1/telemetry/targets", null, ALL),
+          new Route("GET", "/api/v1/health", null, ALL),
+          new Route("GET", "/api/v1/session", null, ALL),
+          new Route("GET", "/api/v1/audit", null, Set.of("admin", "auditor")),
+          new Route(
+              "POST", "/api/v1/tokens", "{\"name\":\"ci\",\"role\":\"auditor\"}", Set.of("admin")),
+          new Route("DELETE", "/api/v1/tokens/tok-none", null, Set.of("admin")));
+
+  private final FleetFixture fixture = new FleetFixture();
+  private Vertx vertx;
+  private WebServer server;
+
+  @BeforeAll
+  void start() {
+    vertx = Vertx.vertx();
+    server =
+        new WebServer(
+            vertx,
+            fixture.services(),
+            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
+            EventStream.Timing.STANDARD);
+  }
+
+  @AfterAll
+  void stop() {
+    server.stop();
+    vertx.close().toCompletionStage().toCompletableFuture().join();
+  }
+
+  @Test
+  void everyRouteAnswersEachRoleAsItsTableSays() {
+    for (Route route : ROUTES) {
+      int anonymous = call(new ApiClient(server.port(), null), route, null, null).statusCode();
+      if (route.roles().isEmpty()) {
+        assertThat(anonymous).as("%s %s as nobody", route.method(), route.path()).isEqualTo(200);
+        continue;
+      }
+      assertThat(anonymous).as("%s %s as nobody", route.method(), route.path()).isEqualTo(401);
+      for (String role : ALL) {
+        int status =
+            call(new ApiClient(server.port(), role + "-token"), route, null, null).statusCode();
+        if (route.roles().contains(role)) {
+          assertThat(status)
+              .as("%s %s as %s", route.method(), route.path(), role)
+              .isNotIn(401, 403)
+              .isLessThan(500);
+        } else {
+          assertThat(status).as("%s %s as %s", route.method(), route.path(), role).isEqualTo(403);
+        }
+      }
+    }
+    assertThat(
+            call(new ApiClient(server.port(), "forged-token"), ROUTES.get(1), null, null)
+                .statusCode())
+        .isEqualTo(401);
+  }
+
+  @Test
+  void aBrowserSessionNeedsItsCsrfTokenToChangeState() {
+    ApiClient anonymous = new ApiClient(server.port(), null);
+    HttpResponse<String> wrong = login(anonymous, "admin", "not-the-password");
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.body()).doesNotContain("not-the-password");
+
+    HttpResponse<String> ok = login(anonymous, "admin", FakeAccounts.PASSWORD);
+    assertThat(ok.statusCode()).isEqualTo(201);
+    String setCookie = ok.headers().firstValue("set-cookie").orElseThrow();
+    assertThat(setCookie)
+        .startsWith("bulwark_session=")
+        .contains("Secure")
+        .containsIgnoringCase("HttpOnly")
+        .contains("SameSite=Strict");
+    String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+    String csrf = new JsonObject(ok.body()).getString("csrfToken");
+
+    Route create = ROUTES.get(9);
+    assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(200);
+    assertThat(call(anonymous, create, cookie, null).statusCode())
+        .as("no CSRF token")
+        .isEqualTo(403);
+    assertThat(call(anonymous, create, cookie, "forged").statusCode()).isEqualTo(403);
+    assertThat(call(anonymous, create, cookie, csrf).statusCode()).isEqualTo(201);
+    assertThat(fixture.audit.records)
+        .anySatisfy(
+            r -> {
+              assertThat(r.event().action()).isEqualTo("api.refused");
+              assertThat(r.event().outcome()).isEqualTo(AuditOutcome.DENIED);
+              assertThat(r.event().target()).isEqualTo("POST /api/v1/tokens");
+            });
+
+    assertThat(
+            call(anonymous, new Route("DELETE", "/api/v1/session", null, ALL), cookie, csrf)
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void aUserWhoMustChangeThePasswordCanDoNothingElseFirst() {
+    ApiClient anonymous = new ApiClient(server.port(), null);
+    HttpResponse<String> ok = login(anonymous, "fresh", FakeAccounts.PASSWORD);
+    String setCookie = ok.headers().firstValue("set-cookie").orElseThrow();
+    String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+    String csrf = new JsonObject(ok.body()).getString("csrfToken");
+    assertThat(new JsonObject(ok.body()).getBoolean("mustChangePassword")).isTrue();
+
+    assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(403);
+    Route change =
+        new Route(
+            "POST",
+            "/api/v1/session/password",
+            new JsonObject().put("current", FakeAccounts.PASSWORD).put("next", "short").encode(),
+            ALL);
+    HttpResponse<String> tooShort = call(anonymous, change, cookie, csrf);
+    assertThat(tooShort.statusCode()).isEqualTo(400);
+    assertThat(tooShort.body()).contains("at least 15 characters");
+    Route good =
+        new Route(
+            "POST",
+            "/api/v1/session/password",
+            new JsonObject()
+                .put("current", FakeAccounts.PASSWORD)
+                .put("next", "Another-Long-Passphrase-7")
+                .encode(),
+            ALL);
+    assertThat(call(anonymous, good, cookie, csrf).statusCode()).isEqualTo(204);
+    assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void malformedLoginBodiesGetProblemDetails() {
+    ApiClient anonymous = new ApiClient(server.port(), null);
+    HttpResponse<String> r =
+        anonymous.send(
+            anonymous
+                .request("/api/v1/session")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{not json"))
+                .build());
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.headers().firstValue("content-type")).hasValue(ProblemResponses.CONTENT_TYPE);
+  }
+
+  private static HttpResponse<String> login(ApiClient client, String user, String password) {
+    return call(
+        client,
+        new Route(
+            "POST",
+            "/api/v1/session",
+            new JsonObject().put("user", user).put("password", password).encode(),
+            Set.of()),
+        null,
+        null);
+  }
+
+  private static HttpResponse<String> call(
+      ApiClient client, Route route, String cookie, String csrf) {
+    HttpRequest.Builder b = client.request(route.path());
+    if (cookie != null) {
+      b.header("Cookie", cookie);
+    }
+    if (csrf != null) {
+      b.header(AccessControl.CSRF_HEADER, csrf);
+    }
+    if (route.body() != null) {
+      b.header("Content-Type", "application/json");
+    }
+    b.method(
+        route.method(),
+        route.body() == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(route.body()));
+    return client.send(b.build());
+  }
+}

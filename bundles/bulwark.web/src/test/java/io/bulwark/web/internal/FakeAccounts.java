@@ -1,0 +1,117 @@
+package io.bulwark.web.internal;
+
+import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.Role;
+import io.bulwark.api.security.UserAccount;
+import io.bulwark.security.Accounts;
+import io.bulwark.security.AuthenticationException;
+import io.bulwark.security.IssuedToken;
+import io.bulwark.security.Principal;
+import io.bulwark.security.Session;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Internal test double of the accounts service (the real one, with PBKDF2 and lockout, is tested in
+ * bulwark.security): fixed API tokens per role ("admin-token", "operator-token", "auditor-token"),
+ * users "admin" and "fresh" (who must change the password), password {@link #PASSWORD}.
+ */
+final class FakeAccounts implements Accounts {
+  static final String PASSWORD = "Correct-Horse-Battery-9";
+
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final Map<String, Principal> tokens =
+      new ConcurrentHashMap<>(
+          Map.of(
+              "admin-token", new Principal("tok-admin", Role.ADMIN, Principal.Kind.TOKEN),
+              "operator-token", new Principal("tok-operator", Role.OPERATOR, Principal.Kind.TOKEN),
+              "auditor-token", new Principal("tok-auditor", Role.AUDITOR, Principal.Kind.TOKEN)));
+  private int sequence;
+
+  @Override
+  public Optional<char[]> bootstrapAdmin(Optional<char[]> installerPassword) {
+    return Optional.empty();
+  }
+
+  @Override
+  public synchronized Session login(String user, char[] password, String source) {
+    boolean known = user.equals("admin") || user.equals("fresh");
+    if (!known || !Arrays.equals(password, PASSWORD.toCharArray())) {
+      throw new AuthenticationException("wrong password for " + user);
+    }
+    sequence++;
+    Session s =
+        new Session(
+            "session-" + sequence,
+            user,
+            Role.ADMIN,
+            "csrf-" + sequence,
+            user.equals("fresh"),
+            Instant.now(),
+            Instant.now());
+    sessions.put(s.id(), s);
+    return s;
+  }
+
+  @Override
+  public Optional<Session> session(String id) {
+    return Optional.ofNullable(sessions.get(id));
+  }
+
+  @Override
+  public boolean logout(String id, String source) {
+    return sessions.remove(id) != null;
+  }
+
+  @Override
+  public void changePassword(String user, char[] current, char[] next, String source) {
+    if (!Arrays.equals(current, PASSWORD.toCharArray())) {
+      throw new AuthenticationException("wrong current password");
+    }
+    if (next.length < 15) {
+      throw new IllegalArgumentException("the new password needs at least 15 characters");
+    }
+    sessions.replaceAll(
+        (id, s) ->
+            s.user().equals(user)
+                ? new Session(
+                    s.id(), s.user(), s.role(), s.csrfToken(), false, s.createdAt(), s.lastUsedAt())
+                : s);
+  }
+
+  @Override
+  public UserAccount createUser(
+      String actor, String name, Role role, char[] initialPassword, String source) {
+    throw new UnsupportedOperationException("not used by the web tests");
+  }
+
+  @Override
+  public boolean deleteUser(String actor, String name, String source) {
+    throw new UnsupportedOperationException("not used by the web tests");
+  }
+
+  @Override
+  public IssuedToken createToken(
+      String actor, String name, Role role, Duration validity, String source) {
+    String id = "tok-" + name;
+    String token = "bwk_" + id + "_secret";
+    tokens.put(token, new Principal(id, role, Principal.Kind.TOKEN));
+    Instant now = Instant.now();
+    return new IssuedToken(
+        token, new ApiToken(id, name, role, "hmac$x", actor, now, now.plus(validity), false));
+  }
+
+  @Override
+  public Optional<Principal> authenticateToken(String bearer) {
+    return Optional.ofNullable(tokens.get(bearer));
+  }
+
+  @Override
+  public boolean revokeToken(String actor, String id, String source) {
+    return tokens.values().removeIf(p -> p.name().equals(id));
+  }
+}
