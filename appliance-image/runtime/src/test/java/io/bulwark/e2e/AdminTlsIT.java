@@ -128,6 +128,55 @@ class AdminTlsIT {
     }
   }
 
+  @Test
+  void theSignedAuditExportVerifiesWithOpenssl() throws Exception {
+    HttpResponse<String> export = bulwark.get("/api/v1/audit/export?format=jsonl");
+    assertThat(export.statusCode()).isEqualTo(200);
+    assertThat(export.body()).contains("session.login");
+    String signature = export.headers().firstValue("x-bulwark-signature").orElseThrow();
+    HttpResponse<String> key = bulwark.get("/api/v1/audit/public-key");
+    assertThat(key.body()).startsWith("-----BEGIN PUBLIC KEY-----");
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("audit-export");
+    java.nio.file.Path body =
+        java.nio.file.Files.write(
+            dir.resolve("audit.jsonl"), export.body().getBytes(StandardCharsets.UTF_8));
+    java.nio.file.Path sig =
+        java.nio.file.Files.write(
+            dir.resolve("audit.sig"), java.util.Base64.getDecoder().decode(signature));
+    java.nio.file.Path pub = java.nio.file.Files.writeString(dir.resolve("audit.pem"), key.body());
+    assertThat(
+            openssl(
+                "dgst",
+                "-sha384",
+                "-verify",
+                pub.toString(),
+                "-signature",
+                sig.toString(),
+                body.toString()))
+        .contains("Verified OK");
+    java.nio.file.Files.write(body, (export.body() + " ").getBytes(StandardCharsets.UTF_8));
+    assertThat(
+            openssl(
+                "dgst",
+                "-sha384",
+                "-verify",
+                pub.toString(),
+                "-signature",
+                sig.toString(),
+                body.toString()))
+        .contains("Verification failure");
+    assertThat(bulwark.get("/api/v1/audit/verify").body()).contains("\"intact\":true");
+  }
+
+  private static String openssl(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("/usr/bin/openssl"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+
   private static void assertRefused(String output) {
     assertThat(output)
         .as("openssl output")

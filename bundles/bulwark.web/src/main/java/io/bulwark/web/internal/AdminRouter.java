@@ -67,6 +67,39 @@ final class AdminRouter {
         .handler(admin)
         .blockingHandler(blocking(tokens::revoke), false);
     router.get("/api/v1/audit").handler(auditors).blockingHandler(blocking(audit::search), false);
+    AdministrationResource administration = new AdministrationResource(services);
+    router
+        .get("/api/v1/audit/export")
+        .handler(auditors)
+        .blockingHandler(blocking(administration::export), false);
+    router
+        .get("/api/v1/audit/public-key")
+        .handler(auditors)
+        .blockingHandler(blocking(administration::publicKey), false);
+    router
+        .get("/api/v1/audit/verify")
+        .handler(auditors)
+        .blockingHandler(blocking(administration::verify), false);
+    router
+        .get("/api/v1/users")
+        .handler(auditors)
+        .blockingHandler(blocking(administration::users), false);
+    router
+        .post("/api/v1/users")
+        .handler(admin)
+        .blockingHandler(blocking(administration::createUser), false);
+    router
+        .delete("/api/v1/users/:name")
+        .handler(admin)
+        .blockingHandler(blocking(administration::deleteUser), false);
+    router
+        .get("/api/v1/tls/certificate")
+        .handler(anyRole)
+        .blockingHandler(blocking(administration::certificate), false);
+    router
+        .post("/api/v1/tls/certificate")
+        .handler(admin)
+        .blockingHandler(blocking(administration::importCertificate), false);
 
     router.get("/api/v1/nodes").handler(anyRole).blockingHandler(blocking(nodes::list), false);
     router

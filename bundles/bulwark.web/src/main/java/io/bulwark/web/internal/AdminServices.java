@@ -3,9 +3,12 @@ package io.bulwark.web.internal;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.audit.AuditExport;
 import io.bulwark.security.Accounts;
+import io.bulwark.security.tls.AdminTls;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -23,6 +26,9 @@ record AdminServices(
     SecurityPosture security,
     Accounts accounts,
     AuditLog audit,
+    AuditExport auditExport,
+    UserRepository users,
+    AdminTls tls,
     String banner,
     Clock clock) {
 
@@ -35,6 +41,9 @@ record AdminServices(
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(audit, "audit");
+    Objects.requireNonNull(auditExport, "auditExport");
+    Objects.requireNonNull(users, "users");
+    Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(banner, "banner");
     Objects.requireNonNull(clock, "clock");
   }

@@ -50,6 +50,11 @@ final class ApiProblem extends RuntimeException {
         400, "urn:bulwark:problem:invalid-body", "Invalid request body", detail, null);
   }
 
+  /** The request conflicts with the current state, e.g. deleting the last admin (409). */
+  static ApiProblem conflict(String detail) {
+    return new ApiProblem(409, "urn:bulwark:problem:conflict", "Conflict", detail, null);
+  }
+
   /** The audit log cannot record the action, so it is not carried out (503). */
   static ApiProblem auditUnavailable(String detail) {
     return new ApiProblem(

@@ -14,8 +14,7 @@ final class CertificateFingerprint {
 
   static String sha256(X509Certificate certificate) {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256", "BCFIPS").digest(certificate.getEncoded());
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
       return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot fingerprint the admin certificate: " + e, e);

@@ -5,8 +5,10 @@ import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.audit.AuditExport;
 import io.bulwark.security.Accounts;
 import io.bulwark.security.CryptoModule;
 import io.bulwark.security.tls.AdminTls;
@@ -70,6 +72,8 @@ public final class WebServer {
       @Reference AdminTls tls,
       @Reference Accounts accounts,
       @Reference AuditLog audit,
+      @Reference AuditExport auditExport,
+      @Reference UserRepository users,
       BundleContext context,
       WebConfig config) {
     this(
@@ -83,6 +87,9 @@ public final class WebServer {
             new SecurityPosture(crypto::status, secrets::sealedToTpm),
             accounts,
             audit,
+            auditExport,
+            users,
+            tls,
             config.banner(),
             Clock.systemUTC()),
         Listener.https(WebOptions.from(config), quietTls(tls)),

@@ -37,6 +37,22 @@ class AccessControlTest {
           new Route("GET", "/api/v1/health", null, ALL),
           new Route("GET", "/api/v1/session", null, ALL),
           new Route("GET", "/api/v1/audit", null, Set.of("admin", "auditor")),
+          new Route("GET", "/api/v1/audit/export?format=csv", null, Set.of("admin", "auditor")),
+          new Route("GET", "/api/v1/audit/public-key", null, Set.of("admin", "auditor")),
+          new Route("GET", "/api/v1/audit/verify", null, Set.of("admin", "auditor")),
+          new Route("GET", "/api/v1/users", null, Set.of("admin", "auditor")),
+          new Route(
+              "POST",
+              "/api/v1/users",
+              "{\"name\":\"bob\",\"role\":\"operator\",\"password\":\"x\"}",
+              Set.of("admin")),
+          new Route("DELETE", "/api/v1/users/nobody", null, Set.of("admin")),
+          new Route("GET", "/api/v1/tls/certificate", null, ALL),
+          new Route(
+              "POST",
+              "/api/v1/tls/certificate",
+              "{\"chainPem\":\"-----BEGIN CERTIFICATE-----\",\"keyPem\":\"k\"}",
+              Set.of("admin")),
           new Route(
               "POST", "/api/v1/tokens", "{\"name\":\"ci\",\"role\":\"auditor\"}", Set.of("admin")),
           new Route("DELETE", "/api/v1/tokens/tok-none", null, Set.of("admin")));
@@ -108,7 +124,11 @@ class AccessControlTest {
     String cookie = setCookie.substring(0, setCookie.indexOf(';'));
     String csrf = new JsonObject(ok.body()).getString("csrfToken");
 
-    Route create = ROUTES.get(9);
+    Route create =
+        ROUTES.stream()
+            .filter(r -> r.path().equals("/api/v1/tokens") && r.method().equals("POST"))
+            .findFirst()
+            .orElseThrow();
     assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(200);
     assertThat(call(anonymous, create, cookie, null).statusCode())
         .as("no CSRF token")
@@ -160,6 +180,22 @@ class AccessControlTest {
             ALL);
     assertThat(call(anonymous, good, cookie, csrf).statusCode()).isEqualTo(204);
     assertThat(call(anonymous, ROUTES.get(1), cookie, null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void administrationRoutesDoWhatTheySay() {
+    ApiClient admin = new ApiClient(server.port());
+    HttpResponse<String> export = admin.get("/api/v1/audit/export?format=jsonl");
+    assertThat(export.statusCode()).isEqualTo(200);
+    assertThat(export.body())
+        .isEqualTo(
+            new String(FakeAdministration.Export.BODY, java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(export.headers().firstValue("x-bulwark-signature")).hasValue("AQID");
+    assertThat(admin.get("/api/v1/audit/export?format=pdf").statusCode()).isEqualTo(400);
+    assertThat(admin.get("/api/v1/audit/verify").body()).contains("\"intact\":true");
+    assertThat(admin.get("/api/v1/tls/certificate").body()).contains("CN=bulwark-test");
+    assertThat(fixture.audit.records)
+        .anySatisfy(r -> assertThat(r.event().action()).isEqualTo("audit.export"));
   }
 
   @Test

@@ -167,6 +167,9 @@ final class FleetFixture {
 
   final FakeAccounts accounts = new FakeAccounts();
   final RecordingAuditLog audit = new RecordingAuditLog();
+  final FakeAdministration.Export export = new FakeAdministration.Export();
+  final FakeAdministration.Users users = new FakeAdministration.Users();
+  final FakeAdministration.Tls tls = new FakeAdministration.Tls();
 
   AdminServices services() {
     return new AdminServices(
@@ -179,6 +182,9 @@ final class FleetFixture {
             () -> new CryptoModuleStatus("BouncyCastle FIPS", "2.1.0", true, true), () -> false),
         accounts,
         audit,
+        export,
+        users,
+        tls,
         "Authorized use only.",
         java.time.Clock.systemUTC());
   }
