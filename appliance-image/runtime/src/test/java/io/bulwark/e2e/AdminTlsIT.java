@@ -168,6 +168,45 @@ class AdminTlsIT {
     assertThat(bulwark.get("/api/v1/audit/verify").body()).contains("\"intact\":true");
   }
 
+  @Test
+  void anApiTokenWorksUntilRevokedAndItsIssueAndRevocationAreAudited() throws Exception {
+    HttpResponse<String> created =
+        bulwark.send(
+            "POST",
+            bulwark.baseUrl() + "/api/v1/tokens",
+            "{\"name\":\"ci\",\"role\":\"auditor\",\"validityDays\":1}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonObject token = new JsonObject(created.body());
+    java.net.http.HttpClient automation = PinnedCertificate.client(bulwark.log);
+    java.util.function.Function<String, Integer> asToken =
+        path -> {
+          try {
+            return automation
+                .send(
+                    java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(bulwark.baseUrl() + path))
+                        .header("Authorization", "Bearer " + token.getString("token"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .statusCode();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    assertThat(asToken.apply("/api/v1/nodes")).isEqualTo(200);
+    assertThat(asToken.apply("/api/v1/users")).as("auditors read users").isEqualTo(200);
+    assertThat(
+            bulwark
+                .send("DELETE", bulwark.baseUrl() + "/api/v1/tokens/" + token.getString("id"), null)
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(asToken.apply("/api/v1/nodes")).as("after revocation").isEqualTo(401);
+
+    String audit = bulwark.get("/api/v1/audit?limit=1000").body();
+    assertThat(audit).contains("token.create").contains("token.revoke");
+    assertThat(audit).doesNotContain(token.getString("token"));
+  }
+
   private static String openssl(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("/usr/bin/openssl"));
     command.addAll(List.of(args));
