@@ -48,7 +48,7 @@ final class AdministrationResource {
 
   void createUser(RoutingContext ctx) {
     JsonObject body = SessionResource.body(ctx);
-    String name = body.getString("name", "");
+    String name = SessionResource.text(body, "name", "");
     Role role = role(body.getValue("role"));
     Object password = body.getValue("password");
     if (!(password instanceof String p)) {
@@ -108,8 +108,8 @@ final class AdministrationResource {
 
   void importCertificate(RoutingContext ctx) {
     JsonObject body = SessionResource.body(ctx);
-    String chain = body.getString("chainPem");
-    String key = body.getString("keyPem");
+    String chain = SessionResource.text(body, "chainPem", null);
+    String key = SessionResource.text(body, "keyPem", null);
     if (chain == null || key == null) {
       throw ApiProblem.invalidBody("send 'chainPem' and 'keyPem'");
     }

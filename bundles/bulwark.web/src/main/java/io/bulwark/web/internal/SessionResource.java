@@ -26,7 +26,7 @@ final class SessionResource {
 
   void login(RoutingContext ctx) {
     JsonObject body = body(ctx);
-    String user = body.getString("user", "");
+    String user = text(body, "user", "");
     char[] password = password(body, "password");
     try {
       Session session = accounts.login(user, password, AccessControl.source(ctx));
@@ -121,6 +121,21 @@ final class SessionResource {
     } catch (DecodeException | ClassCastException e) {
       throw ApiProblem.invalidBody("the body is not a JSON object");
     }
+  }
+
+  /**
+   * Returns the string {@code field} of a request body, {@code fallback} when absent; any other
+   * JSON type is a 400 naming the field, not a 500.
+   */
+  static String text(JsonObject body, String field, String fallback) {
+    Object value = body.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof String s)) {
+      throw ApiProblem.invalidBody("'" + field + "' must be a string");
+    }
+    return s;
   }
 
   private static char[] password(JsonObject body, String field) {

@@ -22,14 +22,14 @@ final class TokensResource {
 
   void create(RoutingContext ctx) {
     JsonObject body = SessionResource.body(ctx);
-    String name = body.getString("name", "");
+    String name = SessionResource.text(body, "name", "");
     if (name.isBlank() || name.length() > 64) {
       throw ApiProblem.invalidBody("'name' must be 1 to 64 characters");
     }
     Role role;
     try {
-      role = Role.valueOf(body.getString("role", "").toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException | ClassCastException e) {
+      role = Role.valueOf(SessionResource.text(body, "role", "").toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
       throw ApiProblem.invalidBody("'role' must be admin, operator or auditor");
     }
     Object days = body.getValue("validityDays", 90);

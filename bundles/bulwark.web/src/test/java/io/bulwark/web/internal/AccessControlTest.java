@@ -210,6 +210,25 @@ class AccessControlTest {
                 .build());
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.headers().firstValue("content-type")).hasValue(ProblemResponses.CONTENT_TYPE);
+
+    HttpResponse<String> wrongType =
+        anonymous.send(
+            anonymous
+                .request("/api/v1/session")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"user\":5,\"password\":\"x\"}"))
+                .build());
+    assertThat(wrongType.statusCode()).isEqualTo(400);
+    assertThat(wrongType.body()).contains("'user' must be a string");
+    ApiClient admin = new ApiClient(server.port());
+    HttpResponse<String> numericName =
+        admin.send(
+            admin
+                .request("/api/v1/tokens")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":7,\"role\":\"auditor\"}"))
+                .build());
+    assertThat(numericName.statusCode()).isEqualTo(400);
   }
 
   private static HttpResponse<String> login(ApiClient client, String user, String password) {
