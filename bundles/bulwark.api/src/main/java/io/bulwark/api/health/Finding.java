@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param id stable identifier, unique among all findings
  * @param resolvedAt null while the finding is open
  * @param occurrences how many evaluations reported the condition while the finding was open
+ * @param gpuUuid the UUID of the GPU as the inventory knows it; empty for node findings or when
+ *     telemetry has not reported it (since 1.2)
  */
 public record Finding(
     String id,
@@ -27,7 +29,8 @@ public record Finding(
     Map<String, String> evidence,
     String recommendedAction,
     double performanceFactor,
-    long occurrences) {
+    long occurrences,
+    String gpuUuid) {
 
   public Finding {
     Objects.requireNonNull(id, "id");
@@ -42,9 +45,81 @@ public record Finding(
     Objects.requireNonNull(summary, "summary");
     evidence = Map.copyOf(evidence);
     recommendedAction = Objects.requireNonNullElse(recommendedAction, "");
+    gpuUuid = Objects.requireNonNullElse(gpuUuid, "");
     if (state == FindingState.RESOLVED && resolvedAt == null) {
       throw new IllegalArgumentException("a resolved finding needs resolvedAt");
     }
+  }
+
+  /** A finding without the GPU's UUID, as version 1.1 of this API made them. */
+  public Finding(
+      String id,
+      String kind,
+      NodeId node,
+      int gpu,
+      Severity severity,
+      FindingState state,
+      Instant firstSeen,
+      Instant lastSeen,
+      Instant resolvedAt,
+      String summary,
+      Map<String, String> evidence,
+      String recommendedAction,
+      double performanceFactor,
+      long occurrences) {
+    this(
+        id,
+        kind,
+        node,
+        gpu,
+        severity,
+        state,
+        firstSeen,
+        lastSeen,
+        resolvedAt,
+        summary,
+        evidence,
+        recommendedAction,
+        performanceFactor,
+        occurrences,
+        "");
+  }
+
+  /**
+   * Returns the estimated share of this GPU's capacity lost while the finding holds, in [0, 1]: all
+   * of it for a critical finding (the GPU does not serve), {@code 1 - performanceFactor} otherwise.
+   *
+   * @since 1.2
+   */
+  public double capacityLoss() {
+    if (severity == Severity.CRITICAL) {
+      return 1.0;
+    }
+    return Math.max(0, Math.min(1, 1 - performanceFactor));
+  }
+
+  /**
+   * Returns this finding with the GPU's UUID set.
+   *
+   * @since 1.2
+   */
+  public Finding withGpuUuid(String uuid) {
+    return new Finding(
+        id,
+        kind,
+        node,
+        gpu,
+        severity,
+        state,
+        firstSeen,
+        lastSeen,
+        resolvedAt,
+        summary,
+        evidence,
+        recommendedAction,
+        performanceFactor,
+        occurrences,
+        uuid);
   }
 
   /** Returns the key that identifies the same problem over time: kind, node and GPU. */
@@ -72,7 +147,8 @@ public record Finding(
         evidence,
         recommendedAction,
         performanceFactor,
-        occurrences);
+        occurrences,
+        gpuUuid);
   }
 
   /** Returns true while the finding holds. */

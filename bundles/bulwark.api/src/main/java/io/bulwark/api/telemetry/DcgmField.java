@@ -36,5 +36,41 @@ public final class DcgmField {
   public static final String DRAM_ACTIVE = "DCGM_FI_PROF_DRAM_ACTIVE";
   public static final String GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
 
+  public static final String MAX_SM_CLOCK = "DCGM_FI_DEV_MAX_SM_CLOCK";
+  public static final String MAX_MEM_CLOCK = "DCGM_FI_DEV_MAX_MEM_CLOCK";
+  public static final String SLOWDOWN_TEMP = "DCGM_FI_DEV_SLOWDOWN_TEMP";
+  public static final String SHUTDOWN_TEMP = "DCGM_FI_DEV_SHUTDOWN_TEMP";
+  public static final String GPU_MAX_OP_TEMP = "DCGM_FI_DEV_GPU_MAX_OP_TEMP";
+  public static final String GPU_TEMP_LIMIT = "DCGM_FI_DEV_GPU_TEMP_LIMIT";
+  public static final String ENFORCED_POWER_LIMIT = "DCGM_FI_DEV_ENFORCED_POWER_LIMIT";
+  public static final String POWER_VIOLATION = "DCGM_FI_DEV_POWER_VIOLATION";
+  public static final String THERMAL_VIOLATION = "DCGM_FI_DEV_THERMAL_VIOLATION";
+  public static final String SYNC_BOOST_VIOLATION = "DCGM_FI_DEV_SYNC_BOOST_VIOLATION";
+  public static final String BOARD_LIMIT_VIOLATION = "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION";
+  public static final String RELIABILITY_VIOLATION = "DCGM_FI_DEV_RELIABILITY_VIOLATION";
+  public static final String ECC_SBE_AGG_TOTAL = "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL";
+  public static final String RETIRED_SBE = "DCGM_FI_DEV_RETIRED_SBE";
+  public static final String RETIRED_DBE = "DCGM_FI_DEV_RETIRED_DBE";
+  public static final String RETIRED_PENDING = "DCGM_FI_DEV_RETIRED_PENDING";
+  public static final String BANKS_REMAP_ROWS_AVAIL_MAX = "DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_MAX";
+  public static final String BANKS_REMAP_ROWS_AVAIL_HIGH =
+      "DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_HIGH";
+  public static final String BANKS_REMAP_ROWS_AVAIL_PARTIAL =
+      "DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_PARTIAL";
+  public static final String BANKS_REMAP_ROWS_AVAIL_LOW = "DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_LOW";
+  public static final String BANKS_REMAP_ROWS_AVAIL_NONE =
+      "DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_NONE";
+  public static final String PCIE_LINK_GEN = "DCGM_FI_DEV_PCIE_LINK_GEN";
+  public static final String PCIE_LINK_WIDTH = "DCGM_FI_DEV_PCIE_LINK_WIDTH";
+  public static final String PCIE_MAX_LINK_GEN = "DCGM_FI_DEV_PCIE_MAX_LINK_GEN";
+  public static final String PCIE_MAX_LINK_WIDTH = "DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH";
+  public static final String NVLINK_CRC_FLIT_ERRORS =
+      "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL";
+  public static final String NVLINK_CRC_DATA_ERRORS =
+      "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL";
+  public static final String NVLINK_REPLAY_ERRORS = "DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL";
+  public static final String NVLINK_RECOVERY_ERRORS =
+      "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL";
+
   private DcgmField() {}
 }
