@@ -47,13 +47,18 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable {
   static final int MAX_RECORD_BYTES = 64 * 1024;
   static final String TORN_TAIL_ACTION = "audit.torn-tail";
+  static final String TRUNCATED_ACTION = "audit.truncated";
+  static final String ANCHOR_ACTION = "audit.anchor-untrusted";
   private static final System.Logger LOG = System.getLogger(FileAuditLog.class.getName());
 
   private final AuditOptions options;
   private final AuditKeys keys;
   private final Clock clock;
   private final Object appending = new Object();
+  private final AuditAnchor anchor;
   private volatile AuditFile file;
+  private volatile String truncation;
+  private volatile long truncatedAt;
 
   @Activate
   public FileAuditLog(@Reference SecretStore secrets, AuditConfig config) {
@@ -64,6 +69,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     this.options = options;
     this.keys = new AuditKeys(secrets);
     this.clock = clock;
+    this.anchor = new AuditAnchor(options.logFile());
     try {
       opened();
     } catch (AuditUnavailableException e) {
@@ -102,6 +108,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
           unsealed.sealed(
               FipsCrypto.sha256Hex(FipsCrypto.sha256(), body), FipsCrypto.hmacHex(mac, body));
       log.write(sealed);
+      moveAnchor(log, mac);
       return sealed.toAuditRecord();
     }
   }
@@ -169,6 +176,13 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
       return new AuditVerification(
           false, verdict.recordsChecked(), torn.sequence(), torn.describe());
     }
+    if (truncation != null) {
+      return new AuditVerification(false, verdict.recordsChecked(), truncatedAt, truncation);
+    }
+    String cut = cutNow(log, mac);
+    if (cut != null) {
+      return new AuditVerification(false, verdict.recordsChecked(), log.lastSequence() + 1, cut);
+    }
     if (keyProblem != null) {
       return new AuditVerification(
           false,
@@ -230,9 +244,11 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
             log.lastSequence(),
             AuditOptions.size(log.size()),
             AuditOptions.size(options.maxBytes()));
+        List<AuditEvent> anchorProblems = checkAnchor(log);
         if (log.torn() != null) {
           recordTornTail(log.torn());
         }
+        anchorProblems.forEach(this::recordOpeningProblem);
       }
       return file;
     }
@@ -271,6 +287,119 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
               details));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.ERROR, "Cannot record the torn audit tail in the log: {0}", e.getMessage());
+    }
+  }
+
+  private void moveAnchor(AuditFile log, Mac mac) {
+    try {
+      anchor.write(log.lastSequence(), log.lastHash(), mac);
+    } catch (IOException e) {
+      LOG.log(
+          Level.WARNING,
+          "Audit record {0} is durable, but the anchor {1} could not be moved to it ({2}): cutting"
+              + " records from the end of the log would go unnoticed until it can. Check the"
+              + " audit folder.",
+          log.lastSequence(),
+          anchor.file(),
+          e.toString());
+    }
+  }
+
+  /**
+   * Compares the opened log with its anchor and returns the events to record: records cut from the
+   * end, or an anchor that cannot be trusted. A missing anchor is made for a log that has none.
+   */
+  private List<AuditEvent> checkAnchor(AuditFile log) {
+    Mac mac;
+    try {
+      mac = keys.hmacForCheck(log.path().toString());
+    } catch (AuditUnavailableException e) {
+      if (log.size() > 0) {
+        LOG.log(Level.WARNING, "Audit anchor not checked: {0}", e.getMessage());
+      }
+      return List.of();
+    }
+    List<AuditEvent> problems = new ArrayList<>();
+    AuditAnchor.Mark mark;
+    try {
+      mark = anchor.read(mac);
+    } catch (AuditAnchor.UntrustedAnchorException e) {
+      problems.add(openingEvent(ANCHOR_ACTION, Map.of("problem", e.getMessage())));
+      return problems;
+    }
+    if (mark == null) {
+      if (log.lastSequence() > 0) {
+        LOG.log(
+            Level.WARNING,
+            "The audit log {0} has no anchor yet; one is made now at record {1}",
+            log.path(),
+            log.lastSequence());
+        moveAnchor(log, mac);
+      }
+      return problems;
+    }
+    long reported = log.torn() != null ? log.torn().sequence() : log.lastSequence();
+    if (mark.sequence() > reported) {
+      truncation = cutDescription(mark.sequence(), log.lastSequence());
+      truncatedAt = log.lastSequence() + 1;
+      LOG.log(Level.ERROR, "AUDIT LOG TAMPERING: {0}", truncation);
+      Map<String, String> details = new TreeMap<>();
+      details.put("anchorSequence", Long.toString(mark.sequence()));
+      details.put("lastSequence", Long.toString(log.lastSequence()));
+      details.put("problem", truncation);
+      problems.add(openingEvent(TRUNCATED_ACTION, details));
+    } else if (mark.sequence() == log.lastSequence() && !mark.hash().equals(log.lastHash())) {
+      problems.add(
+          openingEvent(
+              ANCHOR_ACTION,
+              Map.of(
+                  "problem",
+                  "the anchor names record "
+                      + mark.sequence()
+                      + " with another hash than the log's last record: it was replaced")));
+    }
+    return problems;
+  }
+
+  /** Returns what was cut from the end of the log now, or null. */
+  private String cutNow(AuditFile log, Mac mac) {
+    if (mac == null) {
+      return null;
+    }
+    try {
+      AuditAnchor.Mark mark = anchor.read(mac);
+      if (mark != null && mark.sequence() > log.lastSequence()) {
+        return cutDescription(mark.sequence(), log.lastSequence());
+      }
+      return null;
+    } catch (AuditAnchor.UntrustedAnchorException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static String cutDescription(long anchored, long last) {
+    return "records "
+        + (last + 1)
+        + " to "
+        + anchored
+        + " were cut from the end of the audit log: its anchor names record "
+        + anchored
+        + " but the log ends at record "
+        + last
+        + ". Restore the log from an export or a backup and investigate who had access.";
+  }
+
+  private AuditEvent openingEvent(String action, Map<String, String> details) {
+    return new AuditEvent(
+        "system", "local", action, options.logFile().toString(), AuditOutcome.FAILURE, details);
+  }
+
+  private void recordOpeningProblem(AuditEvent event) {
+    try {
+      append(event);
+    } catch (AuditUnavailableException e) {
+      LOG.log(
+          Level.ERROR, "Cannot record {0} in the audit log: {1}", event.action(), e.getMessage());
     }
   }
 

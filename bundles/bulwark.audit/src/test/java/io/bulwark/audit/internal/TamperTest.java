@@ -190,7 +190,8 @@ class TamperTest {
     }
     try (Stream<Path> files = Files.list(folder)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("audit.jsonl", "audit.jsonl." + lastLineStart + ".torn");
+          .containsExactlyInAnyOrder(
+              "audit.jsonl", "audit.jsonl.anchor", "audit.jsonl." + lastLineStart + ".torn");
     }
   }
 
