@@ -175,6 +175,20 @@ class AdminTlsIT {
   }
 
   @Test
+  void secretAccessesAndSettingChangesAreAudited() throws Exception {
+    // The TLS keystore password and the token pepper are read at start, before the audit log
+    // opened; they are recorded as soon as it did, with the component that read them.
+    String reads = bulwark.get("/api/v1/audit?action=secret.read&limit=1000").body();
+    assertThat(reads)
+        .contains("\"target\":\"tls.admin.keystore-password\"")
+        .contains("bulwark.security/");
+    // The settings in effect are recorded at every start.
+    String settings = bulwark.get("/api/v1/audit?action=settings.in-effect&limit=10").body();
+    assertThat(new JsonObject(settings).getJsonArray("records")).isNotEmpty();
+    assertThat(settings).contains("configuration-admin").contains("io.bulwark.web.httpsPort");
+  }
+
+  @Test
   void anApiTokenWorksUntilRevokedAndItsIssueAndRevocationAreAudited() throws Exception {
     HttpResponse<String> created =
         bulwark.send(

@@ -1,5 +1,7 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.security.KeySealer;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.security.CryptoModule;
@@ -23,6 +25,7 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
@@ -52,6 +55,7 @@ public final class EncryptedSecretStore implements SecretStore {
   private final Path folder;
   private final SecureRandom random;
   private final DataEncryptionKey key;
+  private final SecretAccessTrail trail = new SecretAccessTrail();
 
   /**
    * Opens the store, creating its folder and key on first start.
@@ -106,14 +110,29 @@ public final class EncryptedSecretStore implements SecretStore {
     }
   }
 
+  /** Records secret accesses in {@code audit} from now on (and those made before it came). */
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY)
+  void bindAuditLog(AuditLog audit) {
+    trail.attach(audit);
+  }
+
+  void unbindAuditLog(AuditLog audit) {
+    trail.detach(audit);
+  }
+
   @Override
   public synchronized void put(String name, byte[] value) {
     Path file = fileOf(name);
     Objects.requireNonNull(value, "value");
+    trail.record("write", name, true, AuditOutcome.SUCCESS);
     byte[] content = SecretEnvelope.seal(name, value, key.secretKey(), random);
     try {
       AtomicFile.write(file, content);
     } catch (IOException e) {
+      trail.record("write", name, true, AuditOutcome.FAILURE);
       throw new IllegalStateException(
           "cannot store the secret '" + name + "' in " + file + ": " + e.getMessage(), e);
     }
@@ -126,20 +145,25 @@ public final class EncryptedSecretStore implements SecretStore {
     try {
       content = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
+      trail.record("read", name, false, AuditOutcome.SUCCESS);
       return Optional.empty();
     } catch (IOException e) {
+      trail.record("read", name, true, AuditOutcome.FAILURE);
       throw new IllegalStateException(
           "cannot read the secret '" + name + "' from " + file + ": " + e.getMessage(), e);
     }
+    trail.record("read", name, true, AuditOutcome.SUCCESS);
     return Optional.of(SecretEnvelope.open(name, content, key.secretKey(), file.toString()));
   }
 
   @Override
   public synchronized void remove(String name) {
     Path file = fileOf(name);
+    trail.record("remove", name, true, AuditOutcome.SUCCESS);
     try {
       AtomicFile.delete(file);
     } catch (IOException e) {
+      trail.record("remove", name, true, AuditOutcome.FAILURE);
       throw new IllegalStateException(
           "cannot remove the secret '" + name + "' (" + file + "): " + e.getMessage(), e);
     }

@@ -15,7 +15,7 @@ import java.util.List;
  * be switched to refuse every append as a full or broken audit log does. Used by the account tests
  * only. Thread-safe.
  */
-final class RecordingAuditLog implements AuditLog {
+class RecordingAuditLog implements AuditLog {
   private final Clock clock;
   private final List<AuditRecord> records = new ArrayList<>();
   private boolean unavailable;

@@ -1,0 +1,148 @@
+package io.bulwark.security.internal;
+
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.audit.AuditUnavailableException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.FrameworkUtil;
+
+/**
+ * Records every read, write and removal of a secret in the audit log: the secret's name (never its
+ * value), the operation, and the bundle and class that asked. Accesses made before the audit log is
+ * available (at start, the audit log's own key among them) are held, up to a limit, and recorded as
+ * soon as it is. The audit log's own reads while it appends a record are not recorded again: that
+ * would recurse.
+ *
+ * <p>Fails secure: when the audit log is there but cannot record, {@link #record} throws and the
+ * secret store refuses the access.
+ */
+final class SecretAccessTrail {
+  static final int MAX_HELD = 256;
+  private static final Logger LOG = System.getLogger(SecretAccessTrail.class.getName());
+  private static final ThreadLocal<Boolean> APPENDING = ThreadLocal.withInitial(() -> false);
+  private static final StackWalker STACK =
+      StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+  private final Deque<AuditEvent> held = new ArrayDeque<>();
+  private int dropped;
+  private volatile AuditLog log;
+
+  /** Starts recording into {@code audit}, first the accesses held until now. */
+  void attach(AuditLog audit) {
+    List<AuditEvent> waiting;
+    int lost;
+    synchronized (held) {
+      log = audit;
+      waiting = List.copyOf(held);
+      held.clear();
+      lost = dropped;
+      dropped = 0;
+    }
+    for (AuditEvent e : waiting) {
+      append(audit, e, false);
+    }
+    if (lost > 0) {
+      LOG.log(
+          Level.WARNING,
+          "{0} secret accesses made before the audit log opened were not recorded (only the first"
+              + " {1} are held)",
+          lost,
+          MAX_HELD);
+    }
+  }
+
+  /** Stops recording into {@code audit}; later accesses are held again. */
+  void detach(AuditLog audit) {
+    synchronized (held) {
+      if (log == audit) {
+        log = null;
+      }
+    }
+  }
+
+  /**
+   * Records one access to the secret {@code name}.
+   *
+   * @param operation {@code read}, {@code write} or {@code remove}
+   * @param found for a read, whether the secret existed
+   * @param outcome whether the access succeeded
+   * @throws IllegalStateException if the audit log is there and cannot record the access
+   */
+  void record(String operation, String name, boolean found, AuditOutcome outcome) {
+    if (APPENDING.get()) {
+      return;
+    }
+    Map<String, String> details = new TreeMap<>();
+    details.put("caller", caller());
+    if (operation.equals("read")) {
+      details.put("found", Boolean.toString(found));
+    }
+    AuditEvent event =
+        new AuditEvent("system", "local", "secret." + operation, name, outcome, details);
+    AuditLog audit;
+    synchronized (held) {
+      audit = log;
+      if (audit == null) {
+        if (held.size() < MAX_HELD) {
+          held.add(event);
+        } else {
+          dropped++;
+        }
+        return;
+      }
+    }
+    append(audit, event, outcome == AuditOutcome.SUCCESS);
+  }
+
+  private static void append(AuditLog audit, AuditEvent event, boolean refuse) {
+    APPENDING.set(true);
+    try {
+      audit.append(event);
+    } catch (AuditUnavailableException e) {
+      if (refuse) {
+        throw new IllegalStateException(
+            "the "
+                + event.action()
+                + " of the secret '"
+                + event.target()
+                + "' is refused because the audit log cannot record it: "
+                + e.getMessage(),
+            e);
+      }
+      LOG.log(
+          Level.ERROR,
+          "The audit log could not record the earlier {0} of the secret ''{1}'': {2}",
+          event.action(),
+          event.target(),
+          e.getMessage());
+    } finally {
+      APPENDING.set(false);
+    }
+  }
+
+  /** Names the code that called the secret store: its bundle and class. */
+  private static String caller() {
+    Class<?> found =
+        STACK.walk(
+            frames ->
+                frames
+                    .map(StackWalker.StackFrame::getDeclaringClass)
+                    .filter(c -> c != SecretAccessTrail.class && c != EncryptedSecretStore.class)
+                    .findFirst()
+                    .orElse(null));
+    if (found == null) {
+      return "unknown";
+    }
+    Bundle bundle = FrameworkUtil.getBundle(found);
+    String owner = bundle == null ? "" : bundle.getSymbolicName() + "/";
+    return owner + found.getSimpleName();
+  }
+}
