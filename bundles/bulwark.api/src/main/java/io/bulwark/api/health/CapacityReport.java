@@ -35,6 +35,24 @@ public record CapacityReport(
         effectiveCapacity * 100);
   }
 
+  /**
+   * Returns how many GPUs serve below their full performance.
+   *
+   * @since 1.2
+   */
+  public int gpusDegraded() {
+    return (int) gpus.stream().filter(GpuCapacity::degraded).count();
+  }
+
+  /**
+   * Returns how many GPUs do not serve: installed but not healthy.
+   *
+   * @since 1.2
+   */
+  public int gpusFailed() {
+    return gpusInstalled - gpusHealthy;
+  }
+
   /** Computes the account from per-GPU capacities. */
   public static CapacityReport of(Instant at, List<GpuCapacity> gpus) {
     int healthy = 0;

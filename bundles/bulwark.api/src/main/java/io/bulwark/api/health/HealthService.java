@@ -1,5 +1,6 @@
 package io.bulwark.api.health;
 
+import java.time.Instant;
 import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -15,6 +16,16 @@ public interface HealthService {
 
   /** Returns the latest capacity account (recomputed on every evaluation). */
   CapacityReport capacity();
+
+  /**
+   * Returns the hourly capacity account from {@code from} on, oldest first, the current hour
+   * included as far as it has gone.
+   *
+   * @since 1.2
+   */
+  default List<CapacityInterval> capacityHistory(Instant from) {
+    return List.of();
+  }
 
   /** Returns the names of the detectors currently taking part. */
   List<String> detectors();

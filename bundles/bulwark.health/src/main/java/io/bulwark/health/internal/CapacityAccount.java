@@ -5,6 +5,7 @@ import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.TelemetryQuery;
@@ -12,11 +13,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * Computes the effective-capacity account from the inventory, the open findings and telemetry
@@ -39,14 +38,14 @@ final class CapacityAccount {
       TelemetryQuery telemetry,
       long nowMillis,
       long staleAfterMillis) {
-    Set<GpuKey> critical = new HashSet<>();
-    Map<GpuKey, Double> factor = new HashMap<>();
+    Map<GpuKey, String> critical = new HashMap<>();
+    Map<GpuKey, Finding> slowest = new HashMap<>();
     for (Finding f : open) {
       GpuKey key = new GpuKey(f.node(), f.gpu());
       if (f.severity() == Severity.CRITICAL) {
-        critical.add(key);
+        critical.putIfAbsent(key, f.kind());
       } else {
-        factor.merge(key, f.performanceFactor(), Math::min);
+        slowest.merge(key, f, (a, b) -> b.performanceFactor() < a.performanceFactor() ? b : a);
       }
     }
     List<GpuCapacity> gpus = new ArrayList<>();
@@ -55,12 +54,30 @@ final class CapacityAccount {
       GpuKey wholeNode = new GpuKey(node.id(), WHOLE_NODE);
       for (Gpu gpu : node.gpus()) {
         GpuKey key = new GpuKey(node.id(), gpu.index());
-        boolean healthy = reporting && !critical.contains(key) && !critical.contains(wholeNode);
-        double performance =
-            healthy
-                ? Math.min(factor.getOrDefault(key, 1.0), factor.getOrDefault(wholeNode, 1.0))
-                : 0.0;
-        gpus.add(new GpuCapacity(node.id(), gpu.index(), healthy, performance));
+        String failedBy =
+            !reporting
+                ? FindingKind.TELEMETRY_STALE
+                : critical.getOrDefault(key, critical.get(wholeNode));
+        if (failedBy != null) {
+          gpus.add(new GpuCapacity(node.id(), gpu.index(), false, 0.0, failedBy));
+          continue;
+        }
+        Finding own = slowest.get(key);
+        Finding nodeWide = slowest.get(wholeNode);
+        Finding limiting =
+            own == null
+                ? nodeWide
+                : nodeWide == null || own.performanceFactor() <= nodeWide.performanceFactor()
+                    ? own
+                    : nodeWide;
+        double performance = limiting == null ? 1.0 : limiting.performanceFactor();
+        gpus.add(
+            new GpuCapacity(
+                node.id(),
+                gpu.index(),
+                true,
+                performance,
+                limiting == null || performance >= 1.0 ? "" : limiting.kind()));
       }
     }
     return CapacityReport.of(Instant.ofEpochMilli(nowMillis), gpus);

@@ -1,5 +1,6 @@
 package io.bulwark.health.internal;
 
+import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingState;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -67,6 +69,19 @@ final class FindingTracker {
       Map<String, List<Condition>> reportedByDetector,
       Set<String> failedDetectors,
       long nowMillis) {
+    return apply(reportedByDetector, failedDetectors, nowMillis, (node, gpu) -> "");
+  }
+
+  /**
+   * Applies one evaluation, giving new findings the UUID of their GPU.
+   *
+   * @param uuids the UUID of a GPU by node and index, empty if unknown
+   */
+  List<FindingChange> apply(
+      Map<String, List<Condition>> reportedByDetector,
+      Set<String> failedDetectors,
+      long nowMillis,
+      BiFunction<NodeId, Integer, String> uuids) {
     Map<String, Reported> reported = merge(reportedByDetector);
     List<FindingChange> changes = new ArrayList<>();
     Instant now = Instant.ofEpochMilli(nowMillis);
@@ -88,7 +103,8 @@ final class FindingTracker {
                 r.condition.evidence(),
                 r.condition.recommendedAction(),
                 r.condition.performanceFactor(),
-                1);
+                1,
+                r.condition.gpu() < 0 ? "" : uuids.apply(r.condition.node(), r.condition.gpu()));
         t = new Tracked(opened, r.detector, nowMillis, 0);
         t.persistedLastSeenMillis = nowMillis;
         open.put(r.condition.key(), t);
@@ -140,7 +156,8 @@ final class FindingTracker {
             c.evidence(),
             c.recommendedAction(),
             c.performanceFactor(),
-            before.occurrences() + 1);
+            before.occurrences() + 1,
+            before.gpuUuid());
     t.finding = after;
     t.detector = r.detector;
     t.lastReportedMillis = nowMillis;

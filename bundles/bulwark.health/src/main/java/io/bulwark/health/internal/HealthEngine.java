@@ -2,6 +2,8 @@ package io.bulwark.health.internal;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Node;
+import io.bulwark.api.health.CapacityInterval;
+import io.bulwark.api.health.CapacityLedger;
 import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Finding;
@@ -59,6 +61,7 @@ public final class HealthEngine implements HealthService {
   private final InventoryRecorder recorder;
   private final DetectorRoster roster = new DetectorRoster();
   private final FindingPublisher publisher;
+  private final CapacityBook book;
   private volatile List<Node> inventory = List.of();
   private volatile Map<String, Finding> openById = Map.of();
   private volatile CapacityReport capacity;
@@ -74,14 +77,31 @@ public final class HealthEngine implements HealthService {
       @Reference TelemetryQuery telemetry,
       @Reference FleetRepository fleet,
       @Reference FindingRepository findingRepository,
+      @Reference CapacityLedger ledger,
       HealthEngineConfig config) {
-    this(telemetry, fleet, findingRepository, HealthEngineOptions.from(config), Clock.systemUTC());
+    this(
+        telemetry,
+        fleet,
+        findingRepository,
+        ledger,
+        HealthEngineOptions.from(config),
+        Clock.systemUTC());
   }
 
   HealthEngine(
       TelemetryQuery telemetry,
       FleetRepository fleet,
       FindingRepository findingRepository,
+      HealthEngineOptions options,
+      Clock clock) {
+    this(telemetry, fleet, findingRepository, new MemoryLedger(), options, clock);
+  }
+
+  HealthEngine(
+      TelemetryQuery telemetry,
+      FleetRepository fleet,
+      FindingRepository findingRepository,
+      CapacityLedger ledger,
       HealthEngineOptions options,
       Clock clock) {
     this.telemetry = telemetry;
@@ -96,6 +116,7 @@ public final class HealthEngine implements HealthService {
             () -> UUID.randomUUID().toString());
     this.recorder = new InventoryRecorder(telemetry, fleet);
     this.publisher = new FindingPublisher(findingRepository);
+    this.book = new CapacityBook(ledger);
     long now = clock.millis();
     this.capacity = CapacityReport.of(Instant.ofEpochMilli(now), List.of());
     restoreOpenFindings(now);
@@ -137,6 +158,9 @@ public final class HealthEngine implements HealthService {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      book.flush();
     }
   }
 
@@ -182,12 +206,20 @@ public final class HealthEngine implements HealthService {
     }
     DetectorRoster.Evaluation evaluation =
         roster.evaluateAll(new EvaluationContext(telemetry, nodes, now));
+    GpuUuids uuids = new GpuUuids(nodes);
     publisher.publish(
-        tracker.apply(evaluation.reported(), evaluation.failed(), now), tracker::freshest);
+        tracker.apply(evaluation.reported(), evaluation.failed(), now, uuids::of),
+        tracker::freshest);
     List<Finding> open = tracker.openFindings();
     openById =
         open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
     capacity = CapacityAccount.compute(nodes, open, telemetry, now, options.telemetryStaleMillis());
+    book.book(capacity, now);
+  }
+
+  @Override
+  public List<CapacityInterval> capacityHistory(Instant from) {
+    return book.history(from);
   }
 
   @Override

@@ -94,7 +94,7 @@ class CapacityAccountTest {
 
     assertThat(engine.capacity().gpus())
         .containsExactly(
-            new GpuCapacity(NodeId.of("gpu-node-000"), 0, true, 0.5),
+            new GpuCapacity(NodeId.of("gpu-node-000"), 0, true, 0.5, FindingKind.STRAGGLER),
             new GpuCapacity(NodeId.of("gpu-node-000"), 1, true, 1.0));
   }
 

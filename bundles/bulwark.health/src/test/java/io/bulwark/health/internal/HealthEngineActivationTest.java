@@ -17,7 +17,11 @@ class HealthEngineActivationTest {
 
   private HealthEngine activate(Map<String, Object> properties) {
     return new HealthEngine(
-        telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, properties));
+        telemetry,
+        fleet,
+        store,
+        new MemoryLedger(),
+        TypedConfig.of(HealthEngineConfig.class, properties));
   }
 
   @Test
@@ -49,7 +53,11 @@ class HealthEngineActivationTest {
     assertThatThrownBy(
             () ->
                 new HealthEngine(
-                    telemetry, fleet, store, TypedConfig.of(HealthEngineConfig.class, Map.of())))
+                    telemetry,
+                    fleet,
+                    store,
+                    new MemoryLedger(),
+                    TypedConfig.of(HealthEngineConfig.class, Map.of())))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("open findings");
   }

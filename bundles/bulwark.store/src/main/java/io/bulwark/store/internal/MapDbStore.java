@@ -5,6 +5,8 @@ import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.CapacityInterval;
+import io.bulwark.api.health.CapacityLedger;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,6 +30,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 import org.mapdb.DBMaker;
 import org.mapdb.HTreeMap;
@@ -49,11 +53,20 @@ import org.osgi.service.metatype.annotations.Designate;
       FleetRepository.class,
       FindingRepository.class,
       UserRepository.class,
-      TokenRepository.class
+      TokenRepository.class,
+      CapacityLedger.class
     })
 @Designate(ocd = StoreConfig.class)
 public final class MapDbStore
-    implements FleetRepository, FindingRepository, UserRepository, TokenRepository, AutoCloseable {
+    implements FleetRepository,
+        FindingRepository,
+        UserRepository,
+        TokenRepository,
+        CapacityLedger,
+        AutoCloseable {
+  /** How long the hourly capacity account is kept. */
+  static final Duration CAPACITY_KEPT = Duration.ofDays(400);
+
   private static final System.Logger LOG = System.getLogger(MapDbStore.class.getName());
 
   private final StoreOptions options;
@@ -63,6 +76,7 @@ public final class MapDbStore
   private final HTreeMap<String, byte[]> openFindings;
   private final HTreeMap<String, byte[]> users;
   private final HTreeMap<String, byte[]> tokens;
+  private final BTreeMap<Long, byte[]> capacity;
 
   @Activate
   public MapDbStore(StoreConfig config) {
@@ -89,6 +103,7 @@ public final class MapDbStore
         db.hashMap("findings.open", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     this.users = db.hashMap("users", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
     this.tokens = db.hashMap("tokens", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
+    this.capacity = db.treeMap("capacity", Serializer.LONG, Serializer.BYTE_ARRAY).createOrOpen();
     db.commit();
     LOG.log(
         Level.INFO,
@@ -260,5 +275,23 @@ public final class MapDbStore
   public synchronized void save(ApiToken token) {
     tokens.put(token.id(), AccountCodec.encode(token));
     db.commit();
+  }
+
+  @Override
+  public synchronized void save(CapacityInterval interval) {
+    long start = interval.start().toEpochMilli();
+    capacity.put(start, CapacityCodec.encode(interval));
+    long oldest = start - CAPACITY_KEPT.toMillis();
+    capacity.headMap(oldest, false).clear();
+    db.commit();
+  }
+
+  @Override
+  public List<CapacityInterval> since(Instant from) {
+    List<CapacityInterval> found = new ArrayList<>();
+    for (Map.Entry<Long, byte[]> e : capacity.tailMap(from.toEpochMilli(), true).entrySet()) {
+      found.add(CapacityCodec.decode(e.getKey(), e.getValue()));
+    }
+    return found;
   }
 }

@@ -89,6 +89,7 @@ final class RecordCodec {
           out.writeUTF(f.recommendedAction());
           out.writeDouble(f.performanceFactor());
           out.writeLong(f.occurrences());
+          out.writeUTF(f.gpuUuid());
         });
   }
 
@@ -116,6 +117,7 @@ final class RecordCodec {
           String action = in.readUTF();
           double factor = in.readDouble();
           long occurrences = in.readLong();
+          String uuid = in.available() > 0 ? in.readUTF() : "";
           return new Finding(
               id,
               kind,
@@ -130,7 +132,8 @@ final class RecordCodec {
               evidence,
               action,
               factor,
-              occurrences);
+              occurrences,
+              uuid);
         });
   }
 

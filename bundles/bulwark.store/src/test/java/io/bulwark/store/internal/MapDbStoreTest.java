@@ -109,7 +109,8 @@ class MapDbStoreTest {
               Map.of("sm_clock_mhz", "1380", "peer_median", "1980"),
               "Drain and run dcgmi diag -r 3",
               0.7,
-              42);
+              42,
+              "GPU-5d3a9c1e-7b42-4f0e-9a61-2c8e0f1b7d30");
       store.save(f);
       assertThat(store.get("id-1")).contains(f);
     }
