@@ -6,8 +6,6 @@ import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
-import io.bulwark.api.telemetry.Sample;
-import io.bulwark.api.telemetry.SampleWindow;
 import java.util.ArrayList;
 import java.util.List;
 import org.osgi.service.component.annotations.Activate;
@@ -16,10 +14,12 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Reports GPUs whose memory could not remap a failing row ({@code DCGM_FI_DEV_ROW_REMAP_FAILURE}
- * above zero): the memory can no longer repair itself and the GPU is critical. The evidence adds
- * the pending-remap flag and the count of rows remapped for uncorrectable errors when telemetry has
- * them.
+ * Reports GPUs whose memory can no longer repair itself. Critical: the memory could not remap a
+ * failing row ({@code DCGM_FI_DEV_ROW_REMAP_FAILURE} above zero), which NVIDIA treats as grounds
+ * for an RMA. Warning: the spare-row histogram shows memory banks with few or no spare rows left
+ * ({@code DCGM_FI_DEV_BANKS_REMAP_ROWS_AVAIL_LOW} or {@code _NONE} above zero), so the next failing
+ * row in such a bank cannot be remapped: plan the replacement. The evidence adds the pending-remap
+ * flag and the remapped row counts when telemetry has them.
  */
 @Component(
     service = Detector.class,
@@ -51,57 +51,88 @@ public final class RowRemapDetector implements Detector {
     long from = options.from(context.nowMillis());
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      SampleWindow failures =
-          context.telemetry().window(gpu.series(DcgmField.ROW_REMAP_FAILURE), from);
-      double latest = failures.latestValue();
-      if (!(Double.isFinite(latest) && latest > 0)) {
+      boolean failed = Flags.raised(context, gpu, DcgmField.ROW_REMAP_FAILURE, from);
+      double none = Flags.latest(context, gpu, DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE, from);
+      double low = Flags.latest(context, gpu, DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW, from);
+      boolean exhausted = none > 0 || low > 0;
+      if (!failed && !exhausted) {
         continue;
       }
+      String metric =
+          failed
+              ? DcgmField.ROW_REMAP_FAILURE
+              : none > 0
+                  ? DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE
+                  : DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW;
       Evidence evidence =
-          Evidence.of(DcgmField.ROW_REMAP_FAILURE)
-              .values(failures)
-              .threshold("> 0")
+          Evidence.of(metric)
+              .values(context.telemetry().window(gpu.series(metric), from))
+              .threshold(
+                  failed
+                      ? "> 0"
+                      : "> 0 banks with no or few spare rows (histogram low/none buckets)")
               .window(options.windowSeconds());
-      addLatest(evidence, context, gpu, DcgmField.ROW_REMAP_PENDING, "remapPending");
-      addLatest(
+      Flags.addLatest(evidence, context, gpu, DcgmField.ROW_REMAP_PENDING, "remapPending");
+      Flags.addLatest(
           evidence,
           context,
           gpu,
           DcgmField.UNCORRECTABLE_REMAPPED_ROWS,
           "uncorrectableRemappedRows");
-      String summary =
-          "Row remapping failed on "
-              + gpu.describe()
-              + ": its memory can no longer replace"
-              + " failing rows";
-      String action =
-          "Drain "
-              + gpu.node().value()
-              + " and RMA GPU "
-              + gpu.index()
-              + ": row remapping failed"
-              + " (confirm with nvidia-smi -q -d ROW_REMAPPER -i "
-              + gpu.index()
-              + ")";
-      conditions.add(
-          new Condition(
-              FindingKind.ROW_REMAP_FAILURE,
-              gpu.node(),
-              gpu.index(),
-              Severity.CRITICAL,
-              summary,
-              evidence.toMap(),
-              action,
-              1.0));
+      Flags.addLatest(
+          evidence, context, gpu, DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE, "banksWithNoSpareRows");
+      Flags.addLatest(
+          evidence, context, gpu, DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW, "banksWithFewSpareRows");
+      conditions.add(failed ? failure(gpu, evidence) : exhausted(gpu, evidence, none, low));
     }
     return conditions;
   }
 
-  private static void addLatest(
-      Evidence evidence, DetectionContext context, ObservedGpu gpu, String metric, String key) {
-    Sample s = context.telemetry().latest(gpu.series(metric));
-    if (s != null && Double.isFinite(s.value())) {
-      evidence.put(key, s.value());
-    }
+  private static Condition failure(ObservedGpu gpu, Evidence evidence) {
+    String action =
+        "Drain "
+            + gpu.node().value()
+            + " and RMA GPU "
+            + gpu.index()
+            + ": row remapping failed"
+            + " (confirm with nvidia-smi -q -d ROW_REMAPPER -i "
+            + gpu.index()
+            + ")";
+    return new Condition(
+        FindingKind.ROW_REMAP_FAILURE,
+        gpu.node(),
+        gpu.index(),
+        Severity.CRITICAL,
+        "Row remapping failed on "
+            + gpu.describe()
+            + ": its memory can no longer replace failing rows",
+        evidence.toMap(),
+        action,
+        1.0);
+  }
+
+  private static Condition exhausted(ObservedGpu gpu, Evidence evidence, double none, double low) {
+    String banks =
+        none > 0
+            ? Evidence.number(none) + " memory bank(s) without a spare row"
+            : Evidence.number(low) + " memory bank(s) low on spare rows";
+    String action =
+        "Plan the replacement of GPU "
+            + gpu.index()
+            + " on "
+            + gpu.node().value()
+            + ": the next failing row in an exhausted bank cannot be remapped (check nvidia-smi -q -d"
+            + " ROW_REMAPPER -i "
+            + gpu.index()
+            + "); open an RMA case before it fails";
+    return new Condition(
+        FindingKind.ROW_REMAP_FAILURE,
+        gpu.node(),
+        gpu.index(),
+        Severity.WARNING,
+        gpu.describe() + " is running out of spare memory rows: " + banks,
+        evidence.toMap(),
+        action,
+        1.0);
   }
 }

@@ -1,5 +1,6 @@
 package io.bulwark.health.dcgm.internal;
 
+import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
@@ -7,8 +8,12 @@ import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.api.telemetry.SampleWindow;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +23,15 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Finds fail-slow GPUs that ordinary tools call healthy. Over the window, each busy GPU's median SM
- * clock (and SM activity, when telemetry has it) is compared with its peers, the busy GPUs of the
- * same model across the fleet, using the median and the robust deviation (MAD) of their medians. A
- * GPU lags when it is below the peer median by more than the relative drop and more than the given
- * robust deviations, in at least the sustained share of its samples, so one noisy sample does not
- * make a straggler. At least {@code minPeers} other busy GPUs are needed. A GPU whose thermal or
- * power throttle bits are set in the sustained share of its samples is left to the throttle
- * detectors (their finding explains the slowness); below that, it is reported with the share of
- * throttled samples in the evidence.
+ * Finds fail-slow GPUs that ordinary tools call healthy. The GPUs of one model on one node do the
+ * same work, so each is compared with them second by second on SM clock, SM activity (GPU_UTIL when
+ * SM activity is not exported) and power draw, with a robust z-score and a CUSUM change-point test
+ * ({@link PeerCusum}): a sustained shortfall accumulates (a 10 % slower GPU is caught in about 20 s
+ * at one sample a second) while short noise does not. A whole node slowing down together is not a
+ * straggler, and idle GPUs are neither judged nor peers. A GPU whose thermal or power throttle bits
+ * are set in the sustained share of its samples since it began to lag is left to the throttle
+ * detectors: the slowdown has a known cause. A warning priced by its clock or activity against its
+ * peers since the change began.
  */
 @Component(
     service = Detector.class,
@@ -64,160 +69,175 @@ public final class StragglerDetector implements Detector {
   @Override
   public List<Condition> evaluate(DetectionContext context) {
     long from = WindowOptions.windowStart(context.nowMillis(), options.windowSeconds());
-    Map<String, List<Profile>> byModel = new LinkedHashMap<>();
+    Map<List<Object>, List<ObservedGpu>> groups = new LinkedHashMap<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      Profile p = profile(context, gpu, from);
-      if (p != null) {
-        byModel.computeIfAbsent(gpu.model(), k -> new ArrayList<>()).add(p);
-      }
+      groups.computeIfAbsent(List.of(gpu.node(), gpu.model()), k -> new ArrayList<>()).add(gpu);
     }
     List<Condition> conditions = new ArrayList<>();
-    for (List<Profile> group : byModel.values()) {
-      if (group.size() < options.minPeers() + 1) {
-        continue;
-      }
-      PeerBaseline clocks = baseline(group.stream().mapToDouble(p -> p.smClockMedian).toArray());
-      double[] activeMedians =
-          group.stream()
-              .filter(p -> p.smActive.length > 0)
-              .mapToDouble(p -> p.smActiveMedian)
-              .toArray();
-      PeerBaseline activity =
-          options.compareSmActive() && activeMedians.length >= options.minPeers() + 1
-              ? baseline(activeMedians)
-              : null;
-      for (Profile p : group) {
-        boolean slowClock = lags(p.smClock, p.smClockMedian, clocks);
-        boolean lowActivity =
-            activity != null
-                && p.smActive.length > 0
-                && lags(p.smActive, p.smActiveMedian, activity);
-        if ((slowClock || lowActivity) && p.throttledShare < options.sustainedFraction()) {
-          conditions.add(condition(p, clocks, activity, slowClock, lowActivity));
-        }
+    for (List<ObservedGpu> group : groups.values()) {
+      if (group.size() >= options.minPeers() + 1) {
+        judge(context.telemetry(), group, from, conditions);
       }
     }
     return conditions;
   }
 
-  private PeerBaseline baseline(double[] medians) {
-    return PeerBaseline.of(medians, options.relativeDrop(), options.madMultiplier());
+  private void judge(
+      TelemetryQuery telemetry, List<ObservedGpu> group, long from, List<Condition> out) {
+    List<Map<Long, Boolean>> busy = new ArrayList<>();
+    for (ObservedGpu gpu : group) {
+      busy.add(busySeconds(telemetry, gpu, from));
+    }
+    List<String> metrics = new ArrayList<>(List.of(DcgmField.SM_CLOCK));
+    if (options.compareSmActive()) {
+      boolean smActive =
+          group.stream()
+              .anyMatch(g -> !telemetry.window(g.series(DcgmField.SM_ACTIVE), from).isEmpty());
+      metrics.add(smActive ? DcgmField.SM_ACTIVE : DcgmField.GPU_UTIL);
+    }
+    if (options.comparePower()) {
+      metrics.add(DcgmField.POWER_USAGE);
+    }
+    Map<String, List<PeerCusum.Result>> byMetric = new LinkedHashMap<>();
+    for (String metric : metrics) {
+      List<PeerCusum.Track> tracks = new ArrayList<>();
+      for (int g = 0; g < group.size(); g++) {
+        tracks.add(track(telemetry.window(group.get(g).series(metric), from), busy.get(g)));
+      }
+      byMetric.put(metric, PeerCusum.run(tracks, options));
+    }
+    for (int g = 0; g < group.size(); g++) {
+      Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
+      for (Map.Entry<String, List<PeerCusum.Result>> e : byMetric.entrySet()) {
+        PeerCusum.Result r = e.getValue().get(g);
+        if (r.statistic() > options.decisionThreshold()) {
+          lagging.put(e.getKey(), r);
+        }
+      }
+      if (lagging.isEmpty()) {
+        continue;
+      }
+      ObservedGpu gpu = group.get(g);
+      long changeMillis = from;
+      for (PeerCusum.Result r : lagging.values()) {
+        if (r.changeSecond() >= 0) {
+          changeMillis = Math.max(changeMillis, Math.min(r.changeSecond() * 1000L, Long.MAX_VALUE));
+        }
+      }
+      double throttled = throttledShare(telemetry, gpu, changeMillis);
+      if (throttled < options.sustainedFraction()) {
+        out.add(condition(gpu, group.size() - 1, lagging, throttled));
+      }
+    }
   }
 
-  private boolean lags(double[] samples, double median, PeerBaseline peers) {
-    return median < peers.threshold() && peers.shareBelow(samples) >= options.sustainedFraction();
+  private Map<Long, Boolean> busySeconds(TelemetryQuery telemetry, ObservedGpu gpu, long from) {
+    SampleWindow util = telemetry.window(gpu.series(DcgmField.GPU_UTIL), from);
+    Map<Long, Boolean> busy = new HashMap<>();
+    for (int i = 0; i < util.size(); i++) {
+      double u = util.value(i);
+      busy.put(
+          Math.floorDiv(util.timestamp(i), 1000L),
+          Double.isFinite(u) && u >= options.busyUtilPercent());
+    }
+    if (busy.isEmpty() && Busyness.judge(telemetry, gpu, from, options.busyUtilPercent()).busy()) {
+      return null;
+    }
+    return busy;
   }
 
-  private Profile profile(DetectionContext context, ObservedGpu gpu, long from) {
-    Busyness busyness = Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent());
-    if (!busyness.busy()) {
-      return null;
+  private static PeerCusum.Track track(SampleWindow window, Map<Long, Boolean> busy) {
+    Map<Long, Double> bySecond = new HashMap<>();
+    for (int i = 0; i < window.size(); i++) {
+      long second = Math.floorDiv(window.timestamp(i), 1000L);
+      double v = window.value(i);
+      boolean isBusy = busy == null || busy.getOrDefault(second, false);
+      if (isBusy && Double.isFinite(v) && v >= 0) {
+        bySecond.put(second, v);
+      }
     }
-    double[] clock =
-        RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), from));
-    if (clock.length < options.minSamples()) {
-      return null;
-    }
-    double[] active =
-        options.compareSmActive()
-            ? RobustStatistics.finite(
-                context.telemetry().window(gpu.series(DcgmField.SM_ACTIVE), from))
-            : new double[0];
-    if (active.length < options.minSamples()) {
-      active = new double[0];
-    }
+    return new PeerCusum.Track(bySecond);
+  }
+
+  private static double throttledShare(TelemetryQuery telemetry, ObservedGpu gpu, long from) {
     double[] masks =
-        RobustStatistics.finite(
-            context.telemetry().window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from));
+        RobustStatistics.finite(telemetry.window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from));
     long throttled =
         Arrays.stream(masks).filter(m -> m >= 0 && ((long) m & THROTTLE_BITS) != 0).count();
-    double throttledShare = masks.length == 0 ? 0 : (double) throttled / masks.length;
-    return new Profile(
-        gpu,
-        clock,
-        RobustStatistics.median(clock),
-        active,
-        RobustStatistics.median(active),
-        throttledShare);
+    return masks.length == 0 ? 0 : (double) throttled / masks.length;
   }
 
   private Condition condition(
-      Profile p,
-      PeerBaseline clocks,
-      PeerBaseline activity,
-      boolean slowClock,
-      boolean lowActivity) {
-    double clockRatio = p.smClockMedian / clocks.median();
-    double factor = slowClock ? clockRatio : 1.0;
-    if (lowActivity) {
-      factor = Math.min(factor, p.smActiveMedian / activity.median());
+      ObservedGpu gpu, int peers, Map<String, PeerCusum.Result> lagging, double throttled) {
+    String metric = lagging.keySet().iterator().next();
+    PeerCusum.Result main = lagging.get(metric);
+    double factor = 1.0;
+    for (Map.Entry<String, PeerCusum.Result> e : lagging.entrySet()) {
+      double ratio = e.getValue().ratioSinceChange();
+      if (!e.getKey().equals(DcgmField.POWER_USAGE) && Double.isFinite(ratio)) {
+        factor = Math.min(factor, ratio);
+      }
     }
-    factor = Math.max(MIN_FACTOR, Math.min(1.0, Double.isFinite(factor) ? factor : 1.0));
-    String model = p.gpu.model().isEmpty() ? "same-model" : p.gpu.model();
+    factor = Math.max(MIN_FACTOR, Math.min(1.0, factor));
+    String model = gpu.model().isEmpty() ? "same-model" : gpu.model();
     Evidence evidence =
-        Evidence.of(slowClock ? DcgmField.SM_CLOCK : DcgmField.SM_ACTIVE)
-            .values("values", slowClock ? p.smClock : p.smActive)
-            .window(options.windowSeconds())
-            .threshold(slowClock ? thresholdWords(clocks, " MHz") : thresholdWords(activity, ""))
-            .put("peers", (clocks.peers() - 1) + " other busy " + model + " GPUs")
-            .put("smClockMedianMhz", p.smClockMedian)
-            .put("peerSmClockMedianMhz", clocks.median())
-            .put("peerSmClockRobustDeviationMhz", clocks.deviation())
-            .put("smClockSamplesBelow", Evidence.percent(clocks.shareBelow(p.smClock)))
-            .put(
-                "throttledSamples",
-                Evidence.percent(p.throttledShare)
-                    + " with a thermal or power throttle bit (left to the throttle detectors from "
-                    + Evidence.percent(options.sustainedFraction())
+        Evidence.of(metric)
+            .put("laggingMetrics", String.join(", ", lagging.keySet()))
+            .put("peers", peers + " other " + model + " GPUs on " + gpu.node().value())
+            .threshold(
+                "CUSUM of robust peer z-scores > "
+                    + Evidence.number(options.decisionThreshold())
+                    + " (allowance "
+                    + Evidence.number(options.allowance())
+                    + " deviations, deviation floor "
+                    + Evidence.percent(options.deviationFloor())
+                    + ", z capped at "
+                    + Evidence.number(options.zCap())
                     + ")")
+            .window(options.windowSeconds())
+            .put("throttledSamples", Evidence.percent(throttled))
             .put("performanceFactor", factor);
-    if (activity != null && p.smActive.length > 0) {
-      evidence
-          .put("smActiveMedian", p.smActiveMedian)
-          .put("peerSmActiveMedian", activity.median())
-          .put("smActiveSamplesBelow", Evidence.percent(activity.shareBelow(p.smActive)));
-    }
-    String what =
-        slowClock
-            ? "median SM clock "
-                + Evidence.number(p.smClockMedian)
-                + " MHz against "
-                + Evidence.number(clocks.median())
-                + " MHz ("
-                + Evidence.percent(clockRatio)
-                + ")"
-            : "median SM activity "
-                + Evidence.number(p.smActiveMedian)
-                + " against "
-                + Evidence.number(activity.median());
+    lagging.forEach(
+        (m, r) ->
+            evidence
+                .put(shortName(m) + ".cusum", r.statistic())
+                .put(shortName(m) + ".lastZ", r.lastZ())
+                .put(shortName(m) + ".ratioToPeerMedian", r.ratioSinceChange())
+                .put(
+                    shortName(m) + ".since",
+                    r.changeSecond() < 0
+                        ? "window start"
+                        : Instant.ofEpochSecond(r.changeSecond()).toString()));
     String summary =
-        p.gpu.describe()
+        gpu.describe()
             + " runs slower than its "
-            + (clocks.peers() - 1)
-            + " busy "
+            + peers
+            + " "
             + model
-            + " peers: "
-            + what
-            + " over the last "
-            + options.windowSeconds()
-            + " s";
-    String node = p.gpu.node().value();
-    int i = p.gpu.index();
+            + " peers on the node: "
+            + shortName(metric)
+            + " at "
+            + Evidence.percent(main.ratioSinceChange())
+            + " of their median since "
+            + (main.changeSecond() < 0
+                ? "the window began"
+                : Instant.ofEpochSecond(main.changeSecond()).toString());
+    NodeId node = gpu.node();
+    int i = gpu.index();
     String action =
         "Drain "
-            + node
+            + node.value()
             + " and run the DCGM diagnostic on GPU "
             + i
             + " (dcgmi diag -r 3 -i "
             + i
-            + "); check its clocks and PCIe link (nvidia-smi -q -d CLOCK,PERFORMANCE -i "
+            + "); check its clocks and PCIe link (nvidia-smi -q -d CLOCK,PERFORMANCE,PCIE -i "
             + i
-            + ", lspci -vv for the"
-            + " link width); if it stays slower than its peers, re-seat or RMA GPU "
+            + "); if it stays slower than its peers, reseat or RMA GPU "
             + i;
     return new Condition(
         FindingKind.STRAGGLER,
-        p.gpu.node(),
+        node,
         i,
         Severity.WARNING,
         summary,
@@ -226,30 +246,13 @@ public final class StragglerDetector implements Detector {
         factor);
   }
 
-  private String thresholdWords(PeerBaseline b, String unit) {
-    return "median and >= "
-        + Evidence.percent(options.sustainedFraction())
-        + " of samples below "
-        + Evidence.number(b.threshold())
-        + unit
-        + " (peer median "
-        + Evidence.number(b.median())
-        + unit
-        + " less the larger of "
-        + Evidence.percent(options.relativeDrop())
-        + " and "
-        + Evidence.number(options.madMultiplier())
-        + " robust deviations of "
-        + Evidence.number(b.deviation())
-        + unit
-        + ")";
+  private static String shortName(String metric) {
+    return switch (metric) {
+      case DcgmField.SM_CLOCK -> "smClock";
+      case DcgmField.SM_ACTIVE -> "smActive";
+      case DcgmField.GPU_UTIL -> "gpuUtil";
+      case DcgmField.POWER_USAGE -> "power";
+      default -> metric;
+    };
   }
-
-  private record Profile(
-      ObservedGpu gpu,
-      double[] smClock,
-      double smClockMedian,
-      double[] smActive,
-      double smActiveMedian,
-      double throttledShare) {}
 }

@@ -10,53 +10,62 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @ObjectClassDefinition(
     name = "Bulwark straggler detector",
     description =
-        "Reports busy GPUs that run markedly slower than the busy GPUs of the same model.")
+        "Reports busy GPUs that run persistently slower than the busy GPUs of the same model on"
+            + " their node (robust z-scores and a CUSUM change-point test).")
 public @interface StragglerDetectorConfig {
 
-  @AttributeDefinition(
-      name = "Window (s)",
-      description = "Window each GPU is judged over; 1 to 3600.")
-  int windowSeconds() default 15;
+  @AttributeDefinition(name = "Window (s)", description = "How far back the CUSUM runs; 1 to 3600.")
+  int windowSeconds() default 120;
 
   @AttributeDefinition(
-      name = "Relative drop",
+      name = "Deviation floor",
       description =
-          "How far below the peer median a GPU must be, as a share of it; above 0, below 1.")
-  double relativeDrop() default 0.15;
+          "Smallest relative deviation (share of the peer median) a z-score divides by; in (0, 1).")
+  double deviationFloor() default 0.03;
 
   @AttributeDefinition(
-      name = "Robust deviations",
-      description =
-          "How many robust deviations (MAD × 1.4826) below the peer median a GPU must also be; 0 or"
-              + " more.")
-  double madMultiplier() default 5;
+      name = "Allowance (k)",
+      description = "Shortfall in deviations a sample may show without accumulating; 0 or more.")
+  double allowance() default 2.0;
 
   @AttributeDefinition(
-      name = "Sustained fraction",
-      description =
-          "Share of the GPU's samples in the window that must lie below the threshold; above 0, at"
-              + " most 1.")
-  double sustainedFraction() default 0.8;
+      name = "Decision threshold (h)",
+      description = "CUSUM value above which a GPU is a straggler; above 0.")
+  double decisionThreshold() default 40;
+
+  @AttributeDefinition(
+      name = "z-score cap",
+      description = "Largest z-score magnitude one sample contributes; above the allowance.")
+  double zCap() default 6;
 
   @AttributeDefinition(
       name = "Minimum peers",
-      description = "Fewest other busy GPUs of the same model needed to judge; 2 or more.")
-  int minPeers() default 8;
-
-  @AttributeDefinition(
-      name = "Minimum samples",
-      description = "Fewest samples in the window to judge; 1 or more.")
-  int minSamples() default 5;
+      description = "Fewest other busy GPUs of the same model on the node to judge; 2 or more.")
+  int minPeers() default 3;
 
   @AttributeDefinition(
       name = "Busy utilisation (%)",
       description =
-          "Median GPU_UTIL from which a GPU counts as busy; idle GPUs are neither judged nor peers;"
+          "GPU_UTIL from which a GPU counts as busy; idle samples are neither judged nor peers;"
               + " 0 to 100.")
   double busyUtilPercent() default 50;
 
   @AttributeDefinition(
+      name = "Throttled fraction",
+      description =
+          "Share of samples with a thermal or power throttle bit from which a slow GPU is left to"
+              + " the throttle detectors; above 0, at most 1.")
+  double sustainedFraction() default 0.5;
+
+  @AttributeDefinition(
       name = "Compare SM activity",
-      description = "Also compare DCGM_FI_PROF_SM_ACTIVE with the peers when telemetry has it.")
+      description =
+          "Also compare DCGM_FI_PROF_SM_ACTIVE (else GPU_UTIL) with the peers when telemetry has"
+              + " it.")
   boolean compareSmActive() default true;
+
+  @AttributeDefinition(
+      name = "Compare power",
+      description = "Also compare DCGM_FI_DEV_POWER_USAGE with the peers.")
+  boolean comparePower() default true;
 }

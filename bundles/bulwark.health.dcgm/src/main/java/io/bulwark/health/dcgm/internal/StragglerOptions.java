@@ -3,53 +3,59 @@ package io.bulwark.health.dcgm.internal;
 /**
  * The validated, immutable form of {@link StragglerDetectorConfig}. Used by the straggler detector.
  *
- * @param windowSeconds the window each GPU is judged over
- * @param relativeDrop how far below the peer median a GPU must be, as a share of it
- * @param madMultiplier how many robust deviations below the peer median a GPU must also be
- * @param sustainedFraction the share of the GPU's samples that must lie below the threshold
- * @param minPeers the fewest other busy GPUs of the same model needed to judge
- * @param minSamples the fewest samples in the window to judge
- * @param busyUtilPercent the median utilisation from which a GPU counts as busy
- * @param compareSmActive whether SM activity is compared too
+ * @param windowSeconds how far back the CUSUM runs
+ * @param deviationFloor the smallest relative deviation a z-score divides by
+ * @param allowance the CUSUM allowance k, in deviations: shortfalls below it do not accumulate
+ * @param decisionThreshold the CUSUM threshold h above which a GPU lags
+ * @param zCap the largest z-score magnitude one sample contributes
+ * @param minPeers the fewest other busy GPUs of the group needed to judge a second
+ * @param busyUtilPercent the utilisation from which a GPU counts as busy
+ * @param sustainedFraction the share of throttled samples from which a GPU is left to the throttle
+ *     detectors
+ * @param compareSmActive whether SM activity is compared
+ * @param comparePower whether power draw is compared
  */
 record StragglerOptions(
     int windowSeconds,
-    double relativeDrop,
-    double madMultiplier,
-    double sustainedFraction,
+    double deviationFloor,
+    double allowance,
+    double decisionThreshold,
+    double zCap,
     int minPeers,
-    int minSamples,
     double busyUtilPercent,
-    boolean compareSmActive) {
+    double sustainedFraction,
+    boolean compareSmActive,
+    boolean comparePower) {
 
   /**
    * @throws IllegalArgumentException naming the property whose value is out of range
    */
   StragglerOptions {
-    if (windowSeconds < 1 || windowSeconds > 3600) {
-      throw new IllegalArgumentException(
-          "windowSeconds must be between 1 and 3600, was " + windowSeconds);
+    new WindowOptions(windowSeconds);
+    if (!(deviationFloor > 0 && deviationFloor < 1)) {
+      throw new IllegalArgumentException("deviationFloor must be in (0, 1), was " + deviationFloor);
     }
-    if (!(relativeDrop > 0 && relativeDrop < 1)) {
-      throw new IllegalArgumentException("relativeDrop must be in (0, 1), was " + relativeDrop);
+    if (!(allowance >= 0 && allowance < 100)) {
+      throw new IllegalArgumentException("allowance must be between 0 and 100, was " + allowance);
     }
-    if (!(madMultiplier >= 0 && madMultiplier < 1000)) {
+    if (!(decisionThreshold > 0 && decisionThreshold < 1e6)) {
       throw new IllegalArgumentException(
-          "madMultiplier must be between 0 and 1000, was " + madMultiplier);
+          "decisionThreshold must be above 0, was " + decisionThreshold);
     }
-    if (!(sustainedFraction > 0 && sustainedFraction <= 1)) {
+    if (!(zCap > allowance && zCap < 1000)) {
       throw new IllegalArgumentException(
-          "sustainedFraction must be in (0, 1], was " + sustainedFraction);
+          "zCap must be above the allowance (" + allowance + ") and below 1000, was " + zCap);
     }
     if (minPeers < 2) {
       throw new IllegalArgumentException("minPeers must be at least 2, was " + minPeers);
     }
-    if (minSamples < 1) {
-      throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
-    }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
       throw new IllegalArgumentException(
           "busyUtilPercent must be between 0 and 100, was " + busyUtilPercent);
+    }
+    if (!(sustainedFraction > 0 && sustainedFraction <= 1)) {
+      throw new IllegalArgumentException(
+          "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
   }
 
@@ -57,17 +63,19 @@ record StragglerOptions(
   static StragglerOptions from(StragglerDetectorConfig c) {
     return new StragglerOptions(
         c.windowSeconds(),
-        c.relativeDrop(),
-        c.madMultiplier(),
-        c.sustainedFraction(),
+        c.deviationFloor(),
+        c.allowance(),
+        c.decisionThreshold(),
+        c.zCap(),
         c.minPeers(),
-        c.minSamples(),
         c.busyUtilPercent(),
-        c.compareSmActive());
+        c.sustainedFraction(),
+        c.compareSmActive(),
+        c.comparePower());
   }
 
   /** Returns the default options. */
   static StragglerOptions defaults() {
-    return new StragglerOptions(15, 0.15, 5, 0.8, 8, 5, 50, true);
+    return new StragglerOptions(120, 0.03, 2.0, 40, 6, 3, 50, 0.5, true, true);
   }
 }

@@ -19,11 +19,13 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Reports XID errors: {@code DCGM_FI_DEV_XID_ERRORS} holds the last XID code of a GPU (0 for none),
- * and any non-zero code seen within the hold time raises a condition. Hardware XIDs (double-bit
- * ECC, row remapping, NVLink, fallen off the bus, GSP errors...) are critical: the GPU is bad.
- * Application XIDs (13, 31, 43, 45...) are informational and leave the GPU healthy; codes in
- * neither list are warnings. When several codes were seen, the worst class (then the latest code)
- * is reported and all codes are listed in the evidence.
+ * and any non-zero code seen within the hold time raises a condition whose severity and action
+ * follow NVIDIA's XID catalog for Ampere and Hopper ({@link XidCatalog}): codes that need a GPU
+ * reset or a node reboot are critical (the GPU does not serve until then); codes after which the
+ * GPU still serves (restart the application, reset at the next drain, service) and codes Bulwark
+ * does not know are warnings. Application XIDs (13, 31, 43, 45 by default) blame the job, not the
+ * GPU: they raise nothing unless configured to be recorded, then as information. When several codes
+ * were seen, the most disruptive (then the latest) is reported and all are listed.
  */
 @Component(
     service = Detector.class,
@@ -65,8 +67,12 @@ public final class XidDetector implements Detector {
           continue;
         }
         codes.add(code);
-        Seen seen = new Seen(code, options.classify(code), window.timestamp(i));
-        if (worst == null || seen.xidClass.compareTo(worst.xidClass) <= 0) {
+        XidResolution resolution = options.resolve(code);
+        if (resolution == XidResolution.APPLICATION && !options.recordApplicationXids()) {
+          continue;
+        }
+        Seen seen = new Seen(code, resolution, window.timestamp(i));
+        if (worst == null || seen.resolution.compareTo(worst.resolution) <= 0) {
           worst = seen;
         }
       }
@@ -88,17 +94,18 @@ public final class XidDetector implements Detector {
             + ": "
             + meaning
             + " ("
-            + worst.xidClass.label()
-            + (worst.xidClass == XidClass.HARDWARE ? ", GPU faulty)" : ")");
+            + worst.resolution.label()
+            + ")";
     Evidence evidence =
         Evidence.of(DcgmField.XID_ERRORS)
             .put("code", String.valueOf(worst.code))
             .put("meaning", meaning)
-            .put("class", worst.xidClass.label())
+            .put("class", worst.resolution.label())
             .put("codesSeen", codes.stream().map(String::valueOf).collect(Collectors.joining(", ")))
             .put("seenAt", Instant.ofEpochMilli(worst.atMillis).toString())
             .values(window)
-            .threshold("any non-zero XID code")
+            .put("resolution", worst.resolution.name())
+            .threshold("any non-zero XID code (application XIDs only when recorded)")
             .window(options.holdSeconds());
     if (!gpu.uuid().isEmpty()) {
       evidence.put("uuid", gpu.uuid());
@@ -107,60 +114,11 @@ public final class XidDetector implements Detector {
         FindingKind.XID,
         gpu.node(),
         gpu.index(),
-        worst.xidClass.severity(),
+        worst.resolution.severity(),
         summary,
         evidence.toMap(),
-        action(gpu, worst),
+        XidActions.of(gpu, worst.code, worst.resolution),
         1.0);
-  }
-
-  private static String action(ObservedGpu gpu, Seen seen) {
-    String node = gpu.node().value();
-    int i = gpu.index();
-    return switch (seen.xidClass) {
-      case HARDWARE ->
-          switch (seen.code) {
-            case 79 ->
-                "Drain "
-                    + node
-                    + " and power-cycle it (a reboot is not enough); if GPU "
-                    + i
-                    + " is still missing from nvidia-smi, re-seat or RMA it";
-            case 74 ->
-                "Drain "
-                    + node
-                    + ", check the NVLinks of GPU "
-                    + i
-                    + " (nvidia-smi nvlink -s -i "
-                    + i
-                    + ") and the fabric manager log, then run the DCGM diagnostic (dcgmi diag -r 3); if XID 74 repeats,"
-                    + " re-seat or RMA GPU "
-                    + i;
-            default ->
-                "Drain "
-                    + node
-                    + " and run the DCGM diagnostic (dcgmi diag -r 3); if XID "
-                    + seen.code
-                    + " repeats, re-seat or RMA GPU "
-                    + i;
-          };
-      case APPLICATION ->
-          "No action on the GPU: XID "
-              + seen.code
-              + " points at the job that ran on GPU "
-              + i
-              + " of "
-              + node
-              + "; tell its owner to check the job's log";
-      case UNKNOWN ->
-          "Look up XID "
-              + seen.code
-              + " in NVIDIA's XID documentation and check the kernel log on "
-              + node
-              + " (dmesg | grep -i xid); if it repeats, drain "
-              + node
-              + " and run dcgmi diag -r 3";
-    };
   }
 
   private static int codeOf(double value) {
@@ -173,5 +131,5 @@ public final class XidDetector implements Detector {
     return (int) value;
   }
 
-  private record Seen(int code, XidClass xidClass, long atMillis) {}
+  private record Seen(int code, XidResolution resolution, long atMillis) {}
 }

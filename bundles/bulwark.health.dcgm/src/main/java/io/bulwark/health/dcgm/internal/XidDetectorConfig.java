@@ -4,13 +4,14 @@ import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
- * Configuration of the XID detector (PID {@code io.bulwark.health.dcgm.xid}): how long an XID holds
- * and which codes count as hardware or application faults. Read once by {@link XidOptions}.
+ * Configuration of the XID detector (PID {@code io.bulwark.health.dcgm.xid}): how long an XID
+ * holds, which codes count as hardware or application faults, and whether application faults are
+ * recorded. Read once by {@link XidOptions}.
  */
 @ObjectClassDefinition(
     name = "Bulwark XID detector",
     description =
-        "Reports the XID errors DCGM sees, classified as hardware, application or unclassified.")
+        "Reports the XID errors DCGM sees, with the action NVIDIA's XID catalog calls for.")
 public @interface XidDetectorConfig {
 
   @AttributeDefinition(
@@ -22,12 +23,20 @@ public @interface XidDetectorConfig {
   @AttributeDefinition(
       name = "Additional hardware XIDs",
       description =
-          "XID codes to treat as hardware faults (critical) on top of 48, 63, 64, 74, 79, 92, 93, 94,"
-              + " 95, 119 and 120.")
+          "XID codes to treat as GPU faults that need a GPU reset (critical), whatever the catalog"
+              + " says.")
   int[] additionalHardwareXids() default {};
 
   @AttributeDefinition(
       name = "Application XIDs",
-      description = "XID codes that point at the application, not the GPU (informational only).")
-  int[] applicationXids() default {13, 31, 32, 43, 45, 68, 69};
+      description =
+          "XID codes that point at the application, not the GPU: no finding unless recorded.")
+  int[] applicationXids() default {13, 31, 43, 45};
+
+  @AttributeDefinition(
+      name = "Record application XIDs",
+      description =
+          "Record application XIDs as informational findings (the GPU stays healthy at full"
+              + " performance).")
+  boolean recordApplicationXids() default false;
 }

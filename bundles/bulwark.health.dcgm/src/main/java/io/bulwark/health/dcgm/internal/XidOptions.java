@@ -1,7 +1,6 @@
 package io.bulwark.health.dcgm.internal;
 
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -9,11 +8,16 @@ import java.util.stream.Collectors;
  * The validated, immutable form of {@link XidDetectorConfig}. Used by the XID detector.
  *
  * @param holdSeconds how long a seen XID holds
- * @param hardwareXids codes that mean the GPU is bad
+ * @param hardwareXids codes treated as needing a GPU reset, on top of the catalog
  * @param applicationXids codes that point at the application; a code in both sets is a hardware
  *     code
+ * @param recordApplicationXids whether application XIDs become informational conditions
  */
-record XidOptions(int holdSeconds, Set<Integer> hardwareXids, Set<Integer> applicationXids) {
+record XidOptions(
+    int holdSeconds,
+    Set<Integer> hardwareXids,
+    Set<Integer> applicationXids,
+    boolean recordApplicationXids) {
 
   /**
    * @throws IllegalArgumentException naming the property whose value is out of range
@@ -31,22 +35,28 @@ record XidOptions(int holdSeconds, Set<Integer> hardwareXids, Set<Integer> appli
 
   /** Converts the configuration once. */
   static XidOptions from(XidDetectorConfig config) {
-    Set<Integer> hardware = new HashSet<>(XidCatalog.HARDWARE);
-    hardware.addAll(boxed(config.additionalHardwareXids()));
-    return new XidOptions(config.holdSeconds(), hardware, boxed(config.applicationXids()));
+    return new XidOptions(
+        config.holdSeconds(),
+        boxed(config.additionalHardwareXids()),
+        boxed(config.applicationXids()),
+        config.recordApplicationXids());
   }
 
   /** Returns the default options. */
   static XidOptions defaults() {
-    return new XidOptions(30, XidCatalog.HARDWARE, Set.of(13, 31, 32, 43, 45, 68, 69));
+    return new XidOptions(30, Set.of(), boxed(XidCatalog.APPLICATION_DEFAULTS), false);
   }
 
-  /** Classifies an XID code. */
-  XidClass classify(int code) {
+  /** Returns what {@code code} asks of the operator. */
+  XidResolution resolve(int code) {
     if (hardwareXids.contains(code)) {
-      return XidClass.HARDWARE;
+      return XidResolution.RESET_GPU;
     }
-    return applicationXids.contains(code) ? XidClass.APPLICATION : XidClass.UNKNOWN;
+    if (applicationXids.contains(code)) {
+      return XidResolution.APPLICATION;
+    }
+    XidResolution r = XidCatalog.resolution(code);
+    return r == XidResolution.APPLICATION ? XidResolution.RESTART_APP : r;
   }
 
   private static Set<Integer> boxed(int[] codes) {

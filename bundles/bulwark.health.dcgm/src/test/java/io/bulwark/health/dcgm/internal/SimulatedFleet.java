@@ -117,6 +117,22 @@ final class SimulatedFleet {
     m.put(DcgmField.ROW_REMAP_PENDING, 0.0);
     m.put(DcgmField.POWER_USAGE, 610.0);
     m.put(DcgmField.POWER_LIMIT, 700.0);
+    m.put(DcgmField.ECC_SBE_VOL_TOTAL, 3.0);
+    m.put(DcgmField.RETIRED_PENDING, 0.0);
+    m.put(DcgmField.RETIRED_SBE, 0.0);
+    m.put(DcgmField.RETIRED_DBE, 0.0);
+    m.put(DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW, 0.0);
+    m.put(DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE, 0.0);
+    m.put(DcgmField.PCIE_REPLAY_COUNTER, 12.0);
+    m.put(DcgmField.PCIE_LINK_GEN, 5.0);
+    m.put(DcgmField.PCIE_MAX_LINK_GEN, 5.0);
+    m.put(DcgmField.PCIE_LINK_WIDTH, 16.0);
+    m.put(DcgmField.PCIE_MAX_LINK_WIDTH, 16.0);
+    m.put(DcgmField.NVLINK_CRC_FLIT_ERRORS, 0.0);
+    m.put(DcgmField.NVLINK_CRC_DATA_ERRORS, 0.0);
+    m.put(DcgmField.NVLINK_REPLAY_ERRORS, 0.0);
+    m.put(DcgmField.NVLINK_RECOVERY_ERRORS, 0.0);
+    m.put(DcgmField.SLOWDOWN_TEMP, 87.0);
     return m;
   }
 

@@ -49,7 +49,8 @@ class XidDetectorTest {
               assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
               assertThat(c.evidence())
                   .containsEntry("code", "79")
-                  .containsEntry("class", "hardware")
+                  .containsEntry("class", "reboot node")
+                  .containsEntry("resolution", "REBOOT_NODE")
                   .containsEntry("metric", DcgmField.XID_ERRORS)
                   .containsEntry("window", "last 30 s")
                   .containsKeys("values", "threshold");
@@ -59,8 +60,8 @@ class XidDetectorTest {
   }
 
   @Test
-  void every_listed_hardware_xid_is_critical() {
-    for (int code : List.of(48, 63, 64, 74, 79, 92, 93, 94, 95, 119, 120)) {
+  void every_xid_that_needs_a_reset_or_reboot_is_critical_and_the_others_warnings() {
+    for (int code : List.of(38, 48, 61, 62, 64, 74, 79, 95, 119, 120, 140, 143, 145, 154)) {
       SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
       f.with(
           (n, g, metric, s, sound) ->
@@ -71,17 +72,38 @@ class XidDetectorTest {
           .singleElement()
           .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
     }
+    for (int code : List.of(8, 32, 63, 68, 69, 92, 93, 94, 109, 121, 125, 137)) {
+      SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
+      f.with(
+          (n, g, metric, s, sound) ->
+              g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
+      f.run(2);
+      assertThat(detector.evaluate(f.context()))
+          .as("XID %d", code)
+          .singleElement()
+          .satisfies(
+              c -> {
+                assertThat(c.severity()).isEqualTo(Severity.WARNING);
+                assertThat(c.evidence().get("meaning")).doesNotContain("not in Bulwark");
+              });
+    }
   }
 
   @Test
-  void an_application_xid_is_information_only_and_does_not_mark_the_gpu_bad() {
+  void application_xids_raise_nothing_by_default_and_information_when_recorded() {
     xid(2, 13, 3, 3);
     xid(4, 31, 3, 3);
+    xid(5, 43, 3, 3);
+    xid(6, 45, 3, 3);
     fleet.run(5);
+    assertThat(detector.evaluate(fleet.context())).isEmpty();
 
-    List<Condition> conditions = detector.evaluate(fleet.context());
+    XidDetector recording =
+        new XidDetector(
+            TypedConfig.of(XidDetectorConfig.class, Map.of("recordApplicationXids", true)));
+    List<Condition> conditions = recording.evaluate(fleet.context());
     assertThat(conditions)
-        .hasSize(2)
+        .hasSize(4)
         .allSatisfy(
             c -> {
               assertThat(c.severity()).isEqualTo(Severity.INFO);
@@ -170,8 +192,8 @@ class XidDetectorTest {
     XidDetector configured =
         new XidDetector(
             TypedConfig.of(
-                XidDetectorConfig.class, Map.of("additionalHardwareXids", new int[] {61})));
-    xid(1, 61, 3, 3);
+                XidDetectorConfig.class, Map.of("additionalHardwareXids", new int[] {555})));
+    xid(1, 555, 3, 3);
     fleet.run(4);
     assertThat(configured.evaluate(fleet.context()))
         .singleElement()

@@ -1,0 +1,30 @@
+package io.bulwark.health.dcgm.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * Configuration of the single-bit ECC rate detector (PID {@code
+ * io.bulwark.health.dcgm.ecc-sbe-rate}). Read once into {@link CounterWindowOptions}.
+ */
+@ObjectClassDefinition(
+    name = "Bulwark single-bit ECC rate detector",
+    description = "Reports GPUs whose corrected (single-bit) ECC errors come at a high rate.")
+public @interface SbeRateDetectorConfig {
+
+  @AttributeDefinition(
+      name = "Window (s)",
+      description = "Window the counter's rise is measured over; 2 to 86400.")
+  int windowSeconds() default 600;
+
+  @AttributeDefinition(
+      name = "Minimum span (s)",
+      description = "Fewest seconds of samples needed to judge a rate; below the window.")
+  int minSpanSeconds() default 120;
+
+  @AttributeDefinition(
+      name = "Errors per minute",
+      description =
+          "Corrected errors per minute, averaged over the window, from which the rate is too high.")
+  double errorsPerMinute() default 10;
+}

@@ -1,0 +1,181 @@
+package io.bulwark.health.dcgm.internal;
+
+import io.bulwark.api.health.Condition;
+import io.bulwark.api.health.DetectionContext;
+import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.FindingKind;
+import io.bulwark.api.health.Severity;
+import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.api.telemetry.Sample;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * Warns before heat costs performance. A GPU's thermal margin is its slowdown temperature ({@code
+ * DCGM_FI_DEV_SLOWDOWN_TEMP}, else {@code DCGM_FI_DEV_GPU_MAX_OP_TEMP}) minus {@code
+ * DCGM_FI_DEV_GPU_TEMP}; it is too thin when below the minimum margin in the sustained share of the
+ * window. A busy GPU that runs much hotter than the median of the busy GPUs of its model on the
+ * same node (same air, same work) is reported too, however far from slowdown: its cooling is worse
+ * than its neighbours'. Idle GPUs are not compared. A warning at full performance: the clocks have
+ * not dropped yet (that is the thermal-throttle detector's).
+ */
+@Component(
+    service = Detector.class,
+    configurationPid = "io.bulwark.health.dcgm.thermal-margin",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = ThermalMarginDetectorConfig.class)
+public final class ThermalMarginDetector implements Detector {
+  private final ThermalMarginOptions options;
+
+  /**
+   * @throws IllegalArgumentException if a configuration value is out of range (the message names
+   *     it)
+   */
+  @Activate
+  public ThermalMarginDetector(ThermalMarginDetectorConfig config) {
+    this(ThermalMarginOptions.from(config));
+  }
+
+  ThermalMarginDetector(ThermalMarginOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public String name() {
+    return FindingKind.THERMAL_MARGIN;
+  }
+
+  @Override
+  public List<Condition> evaluate(DetectionContext context) {
+    long from = WindowOptions.windowStart(context.nowMillis(), options.windowSeconds());
+    List<Reading> readings = new ArrayList<>();
+    for (ObservedGpu gpu : ObservedGpu.all(context)) {
+      double[] temps =
+          RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from));
+      if (temps.length < options.minSamples()) {
+        continue;
+      }
+      boolean busy =
+          Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent()).busy();
+      readings.add(
+          new Reading(gpu, temps, RobustStatistics.median(temps), limit(context, gpu), busy));
+    }
+    List<Condition> conditions = new ArrayList<>();
+    for (Reading r : readings) {
+      double share =
+          Double.isFinite(r.limit)
+              ? (double)
+                      Arrays.stream(r.temps)
+                          .filter(t -> r.limit - t < options.minMarginCelsius())
+                          .count()
+                  / r.temps.length
+              : 0;
+      double[] peers = peerMedians(r, readings);
+      double peerMedian = RobustStatistics.median(peers);
+      boolean thin = share >= options.sustainedFraction();
+      boolean hotterThanPeers =
+          r.busy
+              && peers.length >= options.minPeers()
+              && r.median - peerMedian >= options.peerGapCelsius();
+      if (thin || hotterThanPeers) {
+        conditions.add(condition(r, share, peers.length, peerMedian, thin));
+      }
+    }
+    return conditions;
+  }
+
+  private Condition condition(Reading r, double share, int peers, double peerMedian, boolean thin) {
+    ObservedGpu gpu = r.gpu;
+    Evidence evidence =
+        Evidence.of(DcgmField.GPU_TEMP)
+            .values("values", r.temps)
+            .put("medianGpuTempCelsius", r.median)
+            .put("samplesBelowMargin", Evidence.percent(share))
+            .threshold(
+                "margin to slowdown < "
+                    + Evidence.number(options.minMarginCelsius())
+                    + " °C in >= "
+                    + Evidence.percent(options.sustainedFraction())
+                    + " of samples, or a busy GPU >= "
+                    + Evidence.number(options.peerGapCelsius())
+                    + " °C above the median of >= "
+                    + options.minPeers()
+                    + " busy same-model peers on its node")
+            .window(options.windowSeconds())
+            .put("peers", peers);
+    if (Double.isFinite(r.limit)) {
+      evidence.put("slowdownTempCelsius", r.limit).put("medianMarginCelsius", r.limit - r.median);
+    }
+    if (Double.isFinite(peerMedian)) {
+      evidence.put("peerMedianGpuTempCelsius", peerMedian);
+    }
+    String summary =
+        thin
+            ? gpu.describe()
+                + " runs "
+                + Evidence.number(r.limit - r.median)
+                + " °C below its slowdown temperature ("
+                + Evidence.number(r.median)
+                + " of "
+                + Evidence.number(r.limit)
+                + " °C): it will throttle soon"
+            : gpu.describe()
+                + " runs "
+                + Evidence.number(r.median - peerMedian)
+                + " °C hotter than its "
+                + peers
+                + " busy peers on the node ("
+                + Evidence.number(r.median)
+                + " against "
+                + Evidence.number(peerMedian)
+                + " °C)";
+    int i = gpu.index();
+    String action =
+        "Check the airflow to GPU "
+            + i
+            + " of "
+            + gpu.node().value()
+            + ": fans and their speed, blanking panels, blocked inlets, inlet temperature (BMC"
+            + " sensors); if the neighbours are cool with the same airflow, drain the node at the"
+            + " next window to reseat the GPU's heatsink or replace its thermal interface";
+    return new Condition(
+        FindingKind.THERMAL_MARGIN,
+        gpu.node(),
+        i,
+        Severity.WARNING,
+        summary,
+        evidence.toMap(),
+        action,
+        1.0);
+  }
+
+  private static double[] peerMedians(Reading r, List<Reading> readings) {
+    return readings.stream()
+        .filter(
+            p ->
+                p != r
+                    && p.busy
+                    && p.gpu.node().equals(r.gpu.node())
+                    && p.gpu.model().equals(r.gpu.model()))
+        .mapToDouble(p -> p.median)
+        .toArray();
+  }
+
+  private static double limit(DetectionContext context, ObservedGpu gpu) {
+    for (String metric : List.of(DcgmField.SLOWDOWN_TEMP, DcgmField.GPU_MAX_OP_TEMP)) {
+      Sample s = context.telemetry().latest(gpu.series(metric));
+      if (s != null && Double.isFinite(s.value()) && s.value() > 0) {
+        return s.value();
+      }
+    }
+    return Double.NaN;
+  }
+
+  private record Reading(
+      ObservedGpu gpu, double[] temps, double median, double limit, boolean busy) {}
+}
