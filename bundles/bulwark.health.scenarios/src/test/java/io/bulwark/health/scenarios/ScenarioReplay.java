@@ -1,0 +1,142 @@
+package io.bulwark.health.scenarios;
+
+import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingListener;
+import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.health.internal.VirtualHealthEngine;
+import io.bulwark.telemetry.internal.VirtualScrapes;
+import io.bulwark.testing.InMemoryFleet;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Replays one scenario through the real path: its exporters' pages are served over HTTP on
+ * loopback, the telemetry scraper fetches, parses and files them, and the health engine evaluates
+ * the detectors and tracks findings, all on a virtual clock that advances one sampling interval per
+ * step (scrape, then evaluate), so no step waits for wall-clock time. Records every finding opened.
+ */
+final class ScenarioReplay {
+  /** The sampling interval, which is also the engine's evaluation interval. */
+  static final long INTERVAL_MILLIS = 1000;
+
+  private static final long SCRAPE_TIMEOUT_MILLIS = 500;
+  private static final int RETENTION_SAMPLES = 600;
+
+  private final Vertx vertx;
+  private final Supplier<List<Detector>> detectors;
+
+  /**
+   * @param detectors makes a fresh set of detectors for each replay (detectors may keep state)
+   */
+  ScenarioReplay(Vertx vertx, Supplier<List<Detector>> detectors) {
+    this.vertx = vertx;
+    this.detectors = detectors;
+  }
+
+  /** What one replay gave. */
+  record Result(Scenario scenario, List<ObservedFinding> findings, long wallMillis) {}
+
+  Result replay(Scenario scenario) {
+    long started = System.nanoTime();
+    VirtualTime time = new VirtualTime(HealthyGpu.START_MILLIS);
+    ScenarioFleet fleet = new ScenarioFleet(scenario);
+    List<ObservedFinding> observed = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    FindingListener listener =
+        finding -> {
+          if (seen.add(finding.id())) {
+            observed.add(observe(scenario, finding));
+          }
+        };
+    try (ExporterServer server = new ExporterServer(vertx, fleet)) {
+      List<ScrapeTarget> targets = new ArrayList<>();
+      for (int n = 0; n < scenario.nodes(); n++) {
+        targets.add(
+            new ScrapeTarget(
+                "127.0.0.1:" + server.port(),
+                "http",
+                "/node/" + n + "/metrics",
+                Map.of("node", scenario.nodeName(n))));
+      }
+      try (VirtualScrapes scrapes =
+          new VirtualScrapes(
+              vertx,
+              targets,
+              time::millis,
+              INTERVAL_MILLIS,
+              SCRAPE_TIMEOUT_MILLIS,
+              RETENTION_SAMPLES)) {
+        VirtualHealthEngine engine =
+            new VirtualHealthEngine(
+                scrapes.telemetry(),
+                new InMemoryFleet(),
+                new FindingsInMemory(),
+                time,
+                INTERVAL_MILLIS,
+                detectors.get(),
+                listener);
+        for (int t = 0; t < scenario.durationSeconds(); t++) {
+          time.set(HealthyGpu.START_MILLIS + t * INTERVAL_MILLIS);
+          server.showSecond(t);
+          scrapes.scrapeRound();
+          engine.evaluate();
+        }
+      }
+    }
+    return new Result(scenario, List.copyOf(observed), (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private static ObservedFinding observe(Scenario scenario, Finding f) {
+    int node = -1;
+    for (int n = 0; n < scenario.nodes(); n++) {
+      if (scenario.nodeName(n).equals(f.node().value())) {
+        node = n;
+      }
+    }
+    int second = (int) ((f.firstSeen().toEpochMilli() - HealthyGpu.START_MILLIS) / INTERVAL_MILLIS);
+    return new ObservedFinding(f.kind(), node, f.gpu(), second, f.summary());
+  }
+
+  /** The replay's clock: stands still between steps. */
+  private static final class VirtualTime extends Clock {
+    private volatile long millis;
+
+    VirtualTime(long millis) {
+      this.millis = millis;
+    }
+
+    void set(long now) {
+      millis = now;
+    }
+
+    @Override
+    public long millis() {
+      return millis;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}
