@@ -2,12 +2,34 @@
 
 const BASE = 'api/v1/';
 
-/** An API error with the problem detail the server sent. */
+/** An API error with the problem document's title and detail the server sent (RFC 9457). */
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, title) {
     super(detail);
     this.status = status;
+    this.title = title || '';
   }
+}
+
+let onUnauthenticated = null;
+
+/** Sets what happens when a call other than login answers 401 (the session ended): back to the login. */
+export function setUnauthenticatedHandler(handler) {
+  onUnauthenticated = handler;
+}
+
+async function problem(response, path) {
+  let detail = `${response.status} ${response.statusText}`;
+  let title = '';
+  try {
+    const doc = await response.json();
+    detail = doc.detail || doc.title || detail;
+    title = doc.title || '';
+  } catch (e) {
+    // not a problem document; keep the status line
+  }
+  if (response.status === 401 && path !== 'session' && onUnauthenticated) onUnauthenticated();
+  return new ApiError(response.status, detail, title);
 }
 
 /** GETs an API path ("nodes", "findings?state=open") and returns its JSON. */
@@ -18,16 +40,7 @@ export async function getJson(path) {
   } catch (e) {
     throw new ApiError(0, 'The appliance does not answer; retrying.');
   }
-  if (!response.ok) {
-    let detail = `${response.status} ${response.statusText}`;
-    try {
-      const problem = await response.json();
-      detail = problem.detail || problem.title || detail;
-    } catch (e) {
-      // not a problem document; keep the status line
-    }
-    throw new ApiError(response.status, detail);
-  }
+  if (!response.ok) throw await problem(response, path);
   return response.json();
 }
 
@@ -77,15 +90,23 @@ export async function send(method, path, body) {
   } catch (e) {
     throw new ApiError(0, 'The appliance does not answer; try again.');
   }
-  if (!response.ok) {
-    let detail = `${response.status} ${response.statusText}`;
-    try {
-      const problem = await response.json();
-      detail = problem.detail || problem.title || detail;
-    } catch (e) {
-      // not a problem document
-    }
-    throw new ApiError(response.status, detail);
-  }
+  if (!response.ok) throw await problem(response, path);
   return response.status === 204 ? null : response.json();
+}
+
+/**
+ * GETs a file from the API ("audit/export?format=csv") and returns { blob, filename, headers }; the file name
+ * comes from Content-Disposition, else `fallbackName`.
+ */
+export async function download(path, fallbackName) {
+  let response;
+  try {
+    response = await fetch(BASE + path, { cache: 'no-store', credentials: 'same-origin' });
+  } catch (e) {
+    throw new ApiError(0, 'The appliance does not answer; try again.');
+  }
+  if (!response.ok) throw await problem(response, path);
+  const disposition = response.headers.get('Content-Disposition') || '';
+  const match = /filename="([^"]+)"/.exec(disposition);
+  return { blob: await response.blob(), filename: match ? match[1] : fallbackName, headers: response.headers };
 }

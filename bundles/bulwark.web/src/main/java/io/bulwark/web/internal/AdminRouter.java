@@ -39,7 +39,8 @@ final class AdminRouter {
 
     AccessControl access = new AccessControl(services.accounts(), services.audit());
     SessionResource session = new SessionResource(services.accounts());
-    TokensResource tokens = new TokensResource(services.accounts());
+    TokensResource tokens =
+        new TokensResource(services.accounts(), services.tokens(), services.clock());
     AuditResource audit = new AuditResource(services.audit());
     Handler<RoutingContext> anyRole = access.requires(AccessControl.ANY);
     Handler<RoutingContext> admin = access.requires(EnumSet.of(Role.ADMIN));
@@ -61,6 +62,7 @@ final class AdminRouter {
         .post("/api/v1/session/password")
         .handler(anyRole)
         .blockingHandler(blocking(session::changePassword), false);
+    router.get("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::list), false);
     router.post("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::create), false);
     router
         .delete("/api/v1/tokens/:id")
@@ -92,6 +94,10 @@ final class AdminRouter {
         .delete("/api/v1/users/:name")
         .handler(admin)
         .blockingHandler(blocking(administration::deleteUser), false);
+    router
+        .post("/api/v1/users/:name/unlock")
+        .handler(admin)
+        .blockingHandler(blocking(administration::unlockUser), false);
     router
         .get("/api/v1/tls/certificate")
         .handler(anyRole)

@@ -3,6 +3,7 @@ package io.bulwark.web.internal;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
@@ -14,8 +15,8 @@ import java.util.Objects;
 
 /**
  * The services the admin plane reads from: the health engine, the inventory, telemetry and its
- * targets, the framework's bundles, the security posture, and the clock that sets the telemetry
- * windows. Handed to every resource.
+ * targets, the framework's bundles, the security posture, the accounts, users, API tokens, audit
+ * log and TLS identity, and the clock that sets the telemetry windows. Handed to every resource.
  */
 record AdminServices(
     HealthService health,
@@ -28,6 +29,7 @@ record AdminServices(
     AuditLog audit,
     AuditExport auditExport,
     UserRepository users,
+    TokenRepository tokens,
     AdminTls tls,
     String banner,
     Clock clock) {
@@ -43,6 +45,7 @@ record AdminServices(
     Objects.requireNonNull(audit, "audit");
     Objects.requireNonNull(auditExport, "auditExport");
     Objects.requireNonNull(users, "users");
+    Objects.requireNonNull(tokens, "tokens");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(banner, "banner");
     Objects.requireNonNull(clock, "clock");

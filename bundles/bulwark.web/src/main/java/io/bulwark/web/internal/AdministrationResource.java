@@ -16,14 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The admin plane's administration routes: local users ({@code /api/v1/users}), the TLS certificate
- * ({@code /api/v1/tls/certificate}) and the audit log's signed export, public key and chain check
- * ({@code /api/v1/audit/export|public-key|verify}). Every change is audited by the service that
- * makes it, or here.
+ * The admin plane's administration routes: local users ({@code /api/v1/users}, with unlock), the
+ * TLS certificate ({@code /api/v1/tls/certificate}) and the audit log's signed export, public key
+ * and chain check ({@code /api/v1/audit/export|public-key|verify}). Every change is audited by the
+ * service that makes it, or here.
  */
 final class AdministrationResource {
   private final AdminServices services;
@@ -35,15 +36,57 @@ final class AdministrationResource {
   void users(RoutingContext ctx) {
     JsonArray out = new JsonArray();
     for (UserAccount u : services.users().users()) {
-      out.add(
-          new JsonObject()
-              .put("name", u.name())
-              .put("role", u.role().name().toLowerCase(Locale.ROOT))
-              .put("mustChangePassword", u.mustChangePassword())
-              .put("locked", u.lockedAt(java.time.Instant.now()))
-              .put("disabled", u.disabled()));
+      out.add(describe(u));
     }
     ApiJson.send(ctx, new JsonObject().put("users", out));
+  }
+
+  /**
+   * {@code POST /api/v1/users/{name}/unlock}: lifts a lockout and forgets the failed logins that
+   * counted towards it. Audited as {@code user.unlock} before it takes effect.
+   */
+  void unlockUser(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    UserAccount u =
+        services.users().user(name).orElseThrow(() -> ApiProblem.notFound("no user " + name));
+    try {
+      services
+          .audit()
+          .append(
+              new AuditEvent(
+                  AccessControl.principal(ctx).name(),
+                  AccessControl.source(ctx),
+                  "user.unlock",
+                  name,
+                  AuditOutcome.SUCCESS,
+                  Map.of("wasLocked", Boolean.toString(u.lockedAt(services.clock().instant())))));
+    } catch (AuditUnavailableException e) {
+      throw ApiProblem.auditUnavailable(
+          "the user was not unlocked: the audit log cannot record it");
+    }
+    UserAccount unlocked =
+        new UserAccount(
+            u.name(),
+            u.role(),
+            u.passwordHash(),
+            u.mustChangePassword(),
+            u.passwordChangedAt(),
+            List.of(),
+            null,
+            u.disabled());
+    services.users().save(unlocked);
+    ApiJson.send(ctx, describe(unlocked));
+  }
+
+  private JsonObject describe(UserAccount u) {
+    boolean locked = u.lockedAt(services.clock().instant());
+    return new JsonObject()
+        .put("name", u.name())
+        .put("role", u.role().name().toLowerCase(Locale.ROOT))
+        .put("mustChangePassword", u.mustChangePassword())
+        .put("locked", locked)
+        .put("lockedUntil", locked ? u.lockedUntil().toString() : null)
+        .put("disabled", u.disabled());
   }
 
   void createUser(RoutingContext ctx) {
@@ -102,8 +145,11 @@ final class AdministrationResource {
         new JsonObject()
             .put("subject", cert.getSubjectX500Principal().getName())
             .put("issuer", cert.getIssuerX500Principal().getName())
+            .put("serialNumber", cert.getSerialNumber().toString(16))
+            .put("notBefore", cert.getNotBefore().toInstant().toString())
             .put("notAfter", cert.getNotAfter().toInstant().toString())
-            .put("sha256", CertificateFingerprint.sha256(cert)));
+            .put("sha256", CertificateFingerprint.sha256(cert))
+            .put("chainLength", services.tls().certificateChain().size()));
   }
 
   void importCertificate(RoutingContext ctx) {

@@ -1,23 +1,50 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.security.ApiToken;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.security.TokenRepository;
 import io.bulwark.security.Accounts;
 import io.bulwark.security.IssuedToken;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 
 /**
- * {@code /api/v1/tokens}: API tokens for automation (admins only). A new token's secret is in the
- * response of its creation and nowhere else; revoking one takes effect at once.
+ * {@code /api/v1/tokens}: API tokens for automation (admins only). The list shows each token's
+ * name, role, creator, expiry and state, never its secret; a new token's secret is in the response
+ * of its creation and nowhere else; revoking one takes effect at once.
  */
 final class TokensResource {
   private final Accounts accounts;
+  private final TokenRepository tokens;
+  private final Clock clock;
 
-  TokensResource(Accounts accounts) {
+  TokensResource(Accounts accounts, TokenRepository tokens, Clock clock) {
     this.accounts = accounts;
+    this.tokens = tokens;
+    this.clock = clock;
+  }
+
+  void list(RoutingContext ctx) {
+    Instant now = clock.instant();
+    JsonArray out = new JsonArray();
+    for (ApiToken t : tokens.tokens()) {
+      out.add(
+          new JsonObject()
+              .put("id", t.id())
+              .put("name", t.name())
+              .put("role", t.role().name().toLowerCase(Locale.ROOT))
+              .put("createdBy", t.createdBy())
+              .put("createdAt", t.createdAt().toString())
+              .put("expiresAt", t.expiresAt().toString())
+              .put("state", t.revoked() ? "revoked" : t.validAt(now) ? "active" : "expired"));
+    }
+    ApiJson.send(ctx, new JsonObject().put("tokens", out));
   }
 
   void create(RoutingContext ctx) {

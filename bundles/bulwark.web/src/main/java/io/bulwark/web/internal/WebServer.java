@@ -5,6 +5,7 @@ import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
@@ -74,6 +75,7 @@ public final class WebServer {
       @Reference AuditLog audit,
       @Reference AuditExport auditExport,
       @Reference UserRepository users,
+      @Reference TokenRepository tokens,
       BundleContext context,
       WebConfig config) {
     this(
@@ -89,6 +91,7 @@ public final class WebServer {
             audit,
             auditExport,
             users,
+            tokens,
             tls,
             config.banner(),
             Clock.systemUTC()),

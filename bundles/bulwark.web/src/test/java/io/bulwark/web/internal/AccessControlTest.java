@@ -47,6 +47,8 @@ class AccessControlTest {
               "{\"name\":\"bob\",\"role\":\"operator\",\"password\":\"x\"}",
               Set.of("admin")),
           new Route("DELETE", "/api/v1/users/nobody", null, Set.of("admin")),
+          new Route("POST", "/api/v1/users/nobody/unlock", null, Set.of("admin")),
+          new Route("GET", "/api/v1/tokens", null, Set.of("admin")),
           new Route("GET", "/api/v1/tls/certificate", null, ALL),
           new Route(
               "POST",
@@ -196,6 +198,89 @@ class AccessControlTest {
     assertThat(admin.get("/api/v1/tls/certificate").body()).contains("CN=bulwark-test");
     assertThat(fixture.audit.records)
         .anySatisfy(r -> assertThat(r.event().action()).isEqualTo("audit.export"));
+  }
+
+  @Test
+  void tokensAreListedWithTheirStateAndNeverTheirSecret() {
+    java.time.Instant now = java.time.Instant.now();
+    fixture.tokens.save(
+        new io.bulwark.api.security.ApiToken(
+            "tok-ci",
+            "ci",
+            io.bulwark.api.security.Role.AUDITOR,
+            "hmac$secret-hash",
+            "admin",
+            now.minusSeconds(60),
+            now.plusSeconds(3600),
+            false));
+    fixture.tokens.save(
+        new io.bulwark.api.security.ApiToken(
+            "tok-old",
+            "old",
+            io.bulwark.api.security.Role.ADMIN,
+            "hmac$other",
+            "admin",
+            now.minusSeconds(7200),
+            now.minusSeconds(3600),
+            false));
+    fixture.tokens.save(
+        new io.bulwark.api.security.ApiToken(
+            "tok-gone",
+            "gone",
+            io.bulwark.api.security.Role.OPERATOR,
+            "hmac$third",
+            "admin",
+            now.minusSeconds(120),
+            now.plusSeconds(3600),
+            true));
+
+    HttpResponse<String> list = new ApiClient(server.port()).get("/api/v1/tokens");
+
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.body()).doesNotContain("hmac$");
+    var tokens = new JsonObject(list.body()).getJsonArray("tokens");
+    java.util.Map<String, String> states = new java.util.HashMap<>();
+    for (int i = 0; i < tokens.size(); i++) {
+      states.put(
+          tokens.getJsonObject(i).getString("id"), tokens.getJsonObject(i).getString("state"));
+    }
+    assertThat(states)
+        .containsEntry("tok-ci", "active")
+        .containsEntry("tok-old", "expired")
+        .containsEntry("tok-gone", "revoked");
+  }
+
+  @Test
+  void unlockingAUserLiftsTheLockAndIsAudited() {
+    java.time.Instant now = java.time.Instant.now();
+    fixture.users.save(
+        new io.bulwark.api.security.UserAccount(
+            "carol",
+            io.bulwark.api.security.Role.OPERATOR,
+            "hash",
+            false,
+            now,
+            List.of(now.minusSeconds(5)),
+            now.plusSeconds(900),
+            false));
+    ApiClient admin = new ApiClient(server.port());
+    assertThat(admin.get("/api/v1/users").body()).contains("\"locked\":true");
+
+    HttpResponse<String> unlocked = admin.send("POST", "/api/v1/users/carol/unlock");
+
+    assertThat(unlocked.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(unlocked.body()).getBoolean("locked")).isFalse();
+    var stored = fixture.users.user("carol").orElseThrow();
+    assertThat(stored.lockedUntil()).isNull();
+    assertThat(stored.recentFailures()).isEmpty();
+    assertThat(stored.passwordHash()).isEqualTo("hash");
+    assertThat(fixture.audit.records)
+        .anySatisfy(
+            r -> {
+              assertThat(r.event().action()).isEqualTo("user.unlock");
+              assertThat(r.event().target()).isEqualTo("carol");
+            });
+    assertThat(admin.send("POST", "/api/v1/users/nobody/unlock").statusCode()).isEqualTo(404);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.audit.AuditExport;
@@ -25,7 +27,8 @@ import javax.net.ssl.SSLContext;
 /**
  * Internal test doubles of the administration services the web routes call (the real ones are
  * tested in bulwark.store, bulwark.audit and bulwark.security): users in memory, an export that
- * writes a fixed body with a fixed signature, and a TLS identity with a fixed test certificate.
+ * writes a fixed body with a fixed signature, tokens in memory, and a TLS identity with a fixed
+ * test certificate.
  */
 final class FakeAdministration {
   private FakeAdministration() {}
@@ -53,6 +56,27 @@ final class FakeAdministration {
     @Override
     public boolean delete(String name) {
       return users.remove(name) != null;
+    }
+  }
+
+  static final class Tokens implements TokenRepository {
+    final Map<String, ApiToken> tokens = new ConcurrentHashMap<>();
+
+    @Override
+    public List<ApiToken> tokens() {
+      return tokens.values().stream()
+          .sorted(java.util.Comparator.comparing(ApiToken::createdAt).reversed())
+          .toList();
+    }
+
+    @Override
+    public Optional<ApiToken> token(String id) {
+      return Optional.ofNullable(tokens.get(id));
+    }
+
+    @Override
+    public void save(ApiToken token) {
+      tokens.put(token.id(), token);
     }
   }
 

@@ -169,6 +169,7 @@ final class FleetFixture {
   final RecordingAuditLog audit = new RecordingAuditLog();
   final FakeAdministration.Export export = new FakeAdministration.Export();
   final FakeAdministration.Users users = new FakeAdministration.Users();
+  final FakeAdministration.Tokens tokens = new FakeAdministration.Tokens();
   final FakeAdministration.Tls tls = new FakeAdministration.Tls();
 
   AdminServices services() {
@@ -184,6 +185,7 @@ final class FleetFixture {
         audit,
         export,
         users,
+        tokens,
         tls,
         "Authorized use only.",
         java.time.Clock.systemUTC());

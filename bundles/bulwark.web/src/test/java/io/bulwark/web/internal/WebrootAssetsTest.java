@@ -96,7 +96,19 @@ class WebrootAssetsTest {
       }
     }
     assertThat(seen)
-        .contains("app.js", "api.js", "dom.js", "fleet.js", "node.js", "findings.js", "chart.js");
+        .contains(
+            "app.js",
+            "api.js",
+            "dom.js",
+            "fleet.js",
+            "node.js",
+            "findings.js",
+            "chart.js",
+            "problems.js",
+            "users.js",
+            "tokens.js",
+            "tls.js",
+            "audit.js");
   }
 
   @Test
@@ -115,7 +127,12 @@ class WebrootAssetsTest {
           "findings-table.js",
           "chart.js",
           "format.js",
-          "system.js"
+          "system.js",
+          "problems.js",
+          "users.js",
+          "tokens.js",
+          "tls.js",
+          "audit.js"
         }) {
       String js = client.get("/js/" + module).body().replace("'http://www.w3.org/2000/svg'", "");
       assertThat(js)
