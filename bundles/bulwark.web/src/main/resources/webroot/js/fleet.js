@@ -4,6 +4,7 @@ import { getJson } from './api.js';
 import { debounce, h, replace } from './dom.js';
 import { bySeverityThenAge, percent, relative } from './format.js';
 import { findingsTable } from './findings-table.js';
+import { lossChart, lossSummary } from './capacity.js';
 
 const OPEN_COLUMNS = ['kind', 'node', 'gpu', 'severity', 'since', 'summary', 'action'];
 const HEALTH_ORDER = ['healthy', 'warning', 'critical', 'missing'];
@@ -16,6 +17,8 @@ export function mount(root) {
   const summary = h('p', { id: 'capacity-summary', class: 'capacity-summary' }, '…');
   const stats = h('div', { class: 'capacity-stats', id: 'capacity-stats' });
   const meter = h('div', { class: 'meter', id: 'capacity-meter' }, h('div', { class: 'meter-fill' }));
+  const loss = h('div', { class: 'capacity-loss-host' });
+  let ledger = null;
   const grid = h('div', { id: 'fleet-grid', class: 'fleet-grid', role: 'table', 'aria-label': 'GPUs by node' });
   const legend = h('div', { class: 'legend' }, HEALTH_ORDER.map((health) =>
     h('span', { class: 'legend-item' }, h('span', { class: `swatch health-${health}` }), health)));
@@ -25,7 +28,7 @@ export function mount(root) {
 
   replace(root,
     error,
-    h('section', { class: 'panel capacity' }, h('h2', {}, 'Effective capacity'), summary, meter, stats),
+    h('section', { class: 'panel capacity' }, h('h2', {}, 'Effective capacity'), summary, meter, stats, loss),
     h('section', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h2', {}, 'GPUs by node'), legend), grid),
     h('section', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h2', {}, 'Open findings'), findingsCount), findingsHost));
 
@@ -38,10 +41,13 @@ export function mount(root) {
     replace(stats,
       stat('Installed', capacity.gpusInstalled),
       stat('Healthy', capacity.gpusHealthy),
-      stat('Lost', capacity.gpusInstalled - capacity.gpusHealthy),
+      stat('Degraded', capacity.gpusDegraded),
+      stat('Failed', capacity.gpusFailed ?? capacity.gpusInstalled - capacity.gpusHealthy),
       stat('Healthy GPUs run at', percent(capacity.meanRelativePerformance)),
       stat('Effective', percent(capacity.effectiveCapacity)),
       stat('As of', relative(capacity.at)));
+    if (capacity.lastDay) ledger = capacity;
+    if (ledger) replace(loss, lossSummary(ledger), lossChart(ledger.days));
   }
 
   function renderGrid() {

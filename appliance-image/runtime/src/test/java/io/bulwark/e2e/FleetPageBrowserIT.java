@@ -85,6 +85,19 @@ class FleetPageBrowserIT {
         wait.until(
             d ->
                 d.findElements(By.cssSelector("#fleet-grid [data-health='healthy']")).size() > 400);
+        // The lost capacity, in GPU-hours and money, from the hourly ledger (read when the page
+        // loads: reload until the first booked evaluations show).
+        for (int i = 0;
+            i < 30 && browser.findElements(By.id("gpu-hours-lost-per-day")).isEmpty();
+            i++) {
+          Thread.sleep(2000);
+          browser.navigate().refresh();
+          wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
+        }
+        assertThat(browser.findElement(By.id("gpu-hours-lost-per-day")).getText())
+            .matches("\\d+(\\.\\d)? GPU-hours lost per day");
+        assertThat(browser.findElement(By.id("money-lost-per-day")).getText()).contains("$");
+        assertThat(browser.findElements(By.cssSelector("#capacity-loss-chart rect"))).isNotEmpty();
         Path shot = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"), "fleet-page.png");
         Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 

@@ -35,6 +35,7 @@ final class AdminRouter {
     NodesResource nodes = new NodesResource(services);
     FindingsResource findings = new FindingsResource(services);
     OverviewResource overview = new OverviewResource(services);
+    CapacityResource capacity = new CapacityResource(services, services.price());
     HealthResource health = new HealthResource(services);
 
     AccessControl access = new AccessControl(services.accounts(), services.audit());
@@ -119,7 +120,7 @@ final class AdminRouter {
     router
         .get("/api/v1/capacity")
         .handler(anyRole)
-        .blockingHandler(blocking(overview::capacity), false);
+        .blockingHandler(blocking(capacity::capacity), false);
     router
         .get("/api/v1/telemetry/targets")
         .handler(anyRole)

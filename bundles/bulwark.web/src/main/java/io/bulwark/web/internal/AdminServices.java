@@ -16,7 +16,8 @@ import java.util.Objects;
 /**
  * The services the admin plane reads from: the health engine, the inventory, telemetry and its
  * targets, the framework's bundles, the security posture, the accounts, users, API tokens, audit
- * log and TLS identity, and the clock that sets the telemetry windows. Handed to every resource.
+ * log and TLS identity, the notice banner, the price of a GPU-hour, and the clock that sets the
+ * telemetry windows. Handed to every resource.
  */
 record AdminServices(
     HealthService health,
@@ -32,6 +33,7 @@ record AdminServices(
     TokenRepository tokens,
     AdminTls tls,
     String banner,
+    GpuHourPrice price,
     Clock clock) {
 
   AdminServices {
@@ -48,6 +50,7 @@ record AdminServices(
     Objects.requireNonNull(tokens, "tokens");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(banner, "banner");
+    Objects.requireNonNull(price, "price");
     Objects.requireNonNull(clock, "clock");
   }
 }

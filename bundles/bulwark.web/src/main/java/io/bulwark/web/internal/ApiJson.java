@@ -27,6 +27,7 @@ final class ApiJson {
         .put("kind", f.kind())
         .put("node", f.node().value())
         .put("gpu", f.gpu())
+        .put("gpuUuid", f.gpuUuid())
         .put("severity", name(f.severity()))
         .put("state", name(f.state()))
         .put("firstSeen", instant(f.firstSeen()))
@@ -48,13 +49,17 @@ final class ApiJson {
               .put("node", g.node().value())
               .put("gpu", g.gpu())
               .put("healthy", g.healthy())
-              .put("relativePerformance", finite(g.relativePerformance())));
+              .put("relativePerformance", finite(g.relativePerformance()))
+              .put("limitedBy", g.limitedBy())
+              .put("lossCause", g.lossCause() == null ? null : name(g.lossCause())));
     }
     return new JsonObject()
         .put("at", instant(report.at()))
         .put("summary", report.summary())
         .put("gpusInstalled", report.gpusInstalled())
         .put("gpusHealthy", report.gpusHealthy())
+        .put("gpusDegraded", report.gpusDegraded())
+        .put("gpusFailed", report.gpusFailed())
         .put("meanRelativePerformance", finite(report.meanRelativePerformance()))
         .put("effectiveCapacity", finite(report.effectiveCapacity()))
         .put("gpus", gpus);

@@ -7,20 +7,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
-/**
- * {@code GET /api/v1/capacity} (the effective-capacity account with its summary line and per-GPU
- * list) and {@code GET /api/v1/telemetry/targets} (every scrape target and how its last scrape
- * went).
- */
+/** {@code GET /api/v1/telemetry/targets} (every scrape target and how its last scrape went). */
 final class OverviewResource {
   private final AdminServices services;
 
   OverviewResource(AdminServices services) {
     this.services = services;
-  }
-
-  void capacity(RoutingContext ctx) {
-    ApiJson.send(ctx, ApiJson.capacity(capacity(services)));
   }
 
   void targets(RoutingContext ctx) {

@@ -32,4 +32,15 @@ public @interface WebConfig {
       "You are accessing a restricted information system. Usage may be monitored, recorded and"
           + " subject to audit. Unauthorized use is prohibited and subject to criminal and civil"
           + " penalties. Use of the system indicates consent to monitoring and recording.";
+
+  @AttributeDefinition(
+      name = "Price of a GPU-hour",
+      description =
+          "What one GPU-hour costs the site, to show lost capacity in money; 0 shows hours only.")
+  double gpuHourPrice() default 0;
+
+  @AttributeDefinition(
+      name = "Currency",
+      description = "ISO 4217 code of the GPU-hour price, e.g. USD or EUR.")
+  String currency() default "USD";
 }

@@ -94,6 +94,7 @@ public final class WebServer {
             tokens,
             tls,
             config.banner(),
+            new GpuHourPrice(config.gpuHourPrice(), config.currency()),
             Clock.systemUTC()),
         Listener.https(WebOptions.from(config), quietTls(tls)),
         EventStream.Timing.STANDARD,

@@ -188,6 +188,7 @@ final class FleetFixture {
         tokens,
         tls,
         "Authorized use only.",
+        new GpuHourPrice(2.5, "USD"),
         java.time.Clock.systemUTC());
   }
 }

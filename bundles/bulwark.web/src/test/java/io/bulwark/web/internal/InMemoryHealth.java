@@ -1,5 +1,6 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.health.CapacityInterval;
 import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
@@ -18,6 +19,17 @@ final class InMemoryHealth implements HealthService {
   private final List<String> detectors = new CopyOnWriteArrayList<>();
   private volatile CapacityReport capacity;
   private volatile RuntimeException failure;
+  private final List<CapacityInterval> history = new CopyOnWriteArrayList<>();
+
+  void history(CapacityInterval interval) {
+    history.add(interval);
+  }
+
+  @Override
+  public List<CapacityInterval> capacityHistory(java.time.Instant from) {
+    throwIfFailing();
+    return history.stream().filter(i -> !i.start().isBefore(from)).toList();
+  }
 
   void add(Finding finding) {
     findings.removeIf(f -> f.id().equals(finding.id()));

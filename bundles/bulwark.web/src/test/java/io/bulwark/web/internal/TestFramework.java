@@ -20,6 +20,16 @@ final class TestFramework {
   /** The component's configuration with these values. */
   record Config(String bindAddress, int httpsPort) implements WebConfig {
     @Override
+    public double gpuHourPrice() {
+      return 0;
+    }
+
+    @Override
+    public String currency() {
+      return "USD";
+    }
+
+    @Override
     public String banner() {
       return "Authorized use only.";
     }

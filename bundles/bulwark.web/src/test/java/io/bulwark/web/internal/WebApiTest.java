@@ -177,6 +177,46 @@ class WebApiTest {
   }
 
   @Test
+  void capacityShowsLostGpuHoursByCauseDayByDayAndInMoney() {
+    java.time.Instant hour =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+    java.time.Instant yesterday = hour.minus(java.time.Duration.ofDays(1));
+    for (java.time.Instant h : List.of(hour.minus(java.time.Duration.ofHours(2)), yesterday)) {
+      fixture.health.history(
+          new io.bulwark.api.health.CapacityInterval(
+              h,
+              h.plus(java.time.Duration.ofHours(1)),
+              1_800_000,
+              3.0,
+              2.0,
+              java.util.Map.of(
+                  io.bulwark.api.health.LossCause.FAILURE, 0.6,
+                  io.bulwark.api.health.LossCause.THROTTLE, 0.3,
+                  io.bulwark.api.health.LossCause.STRAGGLER, 0.1)));
+    }
+
+    JsonObject body = api.json("/api/v1/capacity?days=3");
+
+    assertThat(body.getInteger("gpusDegraded")).isEqualTo(2);
+    assertThat(body.getInteger("gpusFailed")).isEqualTo(2);
+    JsonObject lastDay = body.getJsonObject("lastDay");
+    assertThat(lastDay.getDouble("observedHours")).isEqualTo(1.0);
+    assertThat(lastDay.getJsonObject("gpuHoursLost").getDouble("failure")).isEqualTo(1.2);
+    assertThat(lastDay.getJsonObject("gpuHoursLostPerDay").getDouble("total"))
+        .isCloseTo(48.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(lastDay.getDouble("moneyLost"))
+        .isCloseTo(5.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(body.getJsonArray("days")).hasSize(3);
+    double total = 0;
+    for (Object day : body.getJsonArray("days")) {
+      total += ((JsonObject) day).getJsonObject("gpuHoursLost").getDouble("total");
+    }
+    assertThat(total).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(body.getJsonObject("gpuHourPrice").getString("currency")).isEqualTo("USD");
+    assertProblem(api.get("/api/v1/capacity?days=0"), 400, null);
+  }
+
+  @Test
   void targetsShowHowEachScrapeWent() {
     JsonObject body = api.json("/api/v1/telemetry/targets");
 

@@ -108,7 +108,8 @@ class WebrootAssetsTest {
             "users.js",
             "tokens.js",
             "tls.js",
-            "audit.js");
+            "audit.js",
+            "capacity.js");
   }
 
   @Test
@@ -132,7 +133,8 @@ class WebrootAssetsTest {
           "users.js",
           "tokens.js",
           "tls.js",
-          "audit.js"
+          "audit.js",
+          "capacity.js"
         }) {
       String js = client.get("/js/" + module).body().replace("'http://www.w3.org/2000/svg'", "");
       assertThat(js)
