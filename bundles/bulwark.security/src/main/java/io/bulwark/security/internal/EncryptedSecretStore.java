@@ -19,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -55,7 +57,7 @@ public final class EncryptedSecretStore implements SecretStore {
   private final Path folder;
   private final SecureRandom random;
   private final DataEncryptionKey key;
-  private final SecretAccessTrail trail = new SecretAccessTrail();
+  private final SecretAccessTrail trail;
 
   /**
    * Opens the store, creating its folder and key on first start.
@@ -71,11 +73,18 @@ public final class EncryptedSecretStore implements SecretStore {
               cardinality = ReferenceCardinality.OPTIONAL,
               policyOption = ReferencePolicyOption.GREEDY)
           KeySealer sealer,
+      BundleContext context,
       SecretStoreConfig config) {
-    this(crypto, sealer, SecretStoreOptions.from(config));
+    this(crypto, sealer, SecretStoreOptions.from(config), context);
   }
 
   EncryptedSecretStore(CryptoModule crypto, KeySealer sealer, SecretStoreOptions options) {
+    this(crypto, sealer, options, null);
+  }
+
+  private EncryptedSecretStore(
+      CryptoModule crypto, KeySealer sealer, SecretStoreOptions options, BundleContext context) {
+    this.trail = new SecretAccessTrail(context);
     this.folder = options.folder();
     this.random = crypto.random();
     this.key =
@@ -110,17 +119,27 @@ public final class EncryptedSecretStore implements SecretStore {
     }
   }
 
-  /** Records secret accesses in {@code audit} from now on (and those made before it came). */
+  /**
+   * Records secret accesses in the audit log from now on (and those made before it came). Bound by
+   * reference and fetched on the trail's own thread: the audit log keeps its keys in this store, so
+   * fetching it while either is being activated would be a cycle.
+   */
   @Reference(
+      service = AuditLog.class,
       cardinality = ReferenceCardinality.OPTIONAL,
       policy = ReferencePolicy.DYNAMIC,
       policyOption = ReferencePolicyOption.GREEDY)
-  void bindAuditLog(AuditLog audit) {
-    trail.attach(audit);
+  void bindAuditLog(ServiceReference<AuditLog> reference) {
+    trail.attachLater(reference);
   }
 
-  void unbindAuditLog(AuditLog audit) {
-    trail.detach(audit);
+  void unbindAuditLog(ServiceReference<AuditLog> reference) {
+    trail.detach(reference);
+  }
+
+  /** Records secret accesses in {@code audit} from now on; for tests and tools without OSGi. */
+  void attachAuditLog(AuditLog audit) {
+    trail.attach(audit, null);
   }
 
   @Override
@@ -177,6 +196,7 @@ public final class EncryptedSecretStore implements SecretStore {
   /** Clears the key from memory. */
   @Deactivate
   public void close() {
+    trail.close();
     key.destroy();
   }
 

@@ -11,8 +11,12 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceReference;
 
 /**
  * Records every read, write and removal of a secret in the audit log: the secret's name (never its
@@ -31,16 +35,75 @@ final class SecretAccessTrail {
   private static final StackWalker STACK =
       StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
+  private final BundleContext context;
+  private final ExecutorService attacher;
   private final Deque<AuditEvent> held = new ArrayDeque<>();
   private int dropped;
   private volatile AuditLog log;
+  private ServiceReference<AuditLog> attached;
+
+  /**
+   * @param context the secret store's bundle context, to fetch the audit log with; null without
+   *     OSGi (tests), where only {@link #attach} is used
+   */
+  SecretAccessTrail(BundleContext context) {
+    this.context = context;
+    this.attacher =
+        context == null
+            ? null
+            : Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "bulwark-secret-audit");
+                  t.setDaemon(true);
+                  return t;
+                });
+  }
+
+  /**
+   * Fetches the audit log behind {@code reference} on the trail's own thread and starts recording
+   * into it. Fetching it on the caller's thread could be a cycle: the audit log's activation reads
+   * its key from the secret store.
+   */
+  void attachLater(ServiceReference<AuditLog> reference) {
+    attacher.execute(
+        () -> {
+          AuditLog audit = context.getService(reference);
+          if (audit == null) {
+            LOG.log(
+                Level.WARNING,
+                "The audit log went away before secret accesses could be recorded in it; they are"
+                    + " held until it comes back");
+            return;
+          }
+          attach(audit, reference);
+        });
+  }
+
+  /** Stops recording into the audit log behind {@code reference}; later accesses are held. */
+  void detach(ServiceReference<AuditLog> reference) {
+    synchronized (held) {
+      if (attached != null && attached.equals(reference)) {
+        log = null;
+        attached = null;
+        context.ungetService(reference);
+      }
+    }
+  }
+
+  /** Stops the trail's thread. */
+  void close() {
+    if (attacher != null) {
+      attacher.shutdownNow();
+    }
+  }
 
   /** Starts recording into {@code audit}, first the accesses held until now. */
-  void attach(AuditLog audit) {
+  void attach(AuditLog audit, ServiceReference<AuditLog> reference) {
     List<AuditEvent> waiting;
     int lost;
     synchronized (held) {
       log = audit;
+      attached = reference;
       waiting = List.copyOf(held);
       held.clear();
       lost = dropped;
@@ -56,15 +119,6 @@ final class SecretAccessTrail {
               + " {1} are held)",
           lost,
           MAX_HELD);
-    }
-  }
-
-  /** Stops recording into {@code audit}; later accesses are held again. */
-  void detach(AuditLog audit) {
-    synchronized (held) {
-      if (log == audit) {
-        log = null;
-      }
     }
   }
 

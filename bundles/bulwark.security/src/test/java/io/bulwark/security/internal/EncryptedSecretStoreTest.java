@@ -65,6 +65,7 @@ class EncryptedSecretStoreTest {
                 new EncryptedSecretStore(
                     Fips.module(),
                     null,
+                    null,
                     TypedConfig.of(
                         SecretStoreConfig.class,
                         Map.of("folder", folder.resolve("refused").toString()))))

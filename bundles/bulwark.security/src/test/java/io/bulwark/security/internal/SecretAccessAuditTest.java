@@ -31,7 +31,7 @@ class SecretAccessAuditTest {
   @Test
   void readsWritesAndRemovalsAreRecordedWithTheirCaller() {
     EncryptedSecretStore store = store();
-    store.bindAuditLog(audit);
+    store.attachAuditLog(audit);
 
     store.put("bmc.rack7", VALUE);
     store.get("bmc.rack7");
@@ -61,7 +61,7 @@ class SecretAccessAuditTest {
     store.get("tls.keystore-password");
     assertThat(audit.events()).isEmpty();
 
-    store.bindAuditLog(audit);
+    store.attachAuditLog(audit);
 
     assertThat(audit.events())
         .extracting(AuditEvent::action)
@@ -80,7 +80,7 @@ class SecretAccessAuditTest {
             return super.append(event);
           }
         };
-    store.bindAuditLog(keyReading);
+    store.attachAuditLog(keyReading);
 
     store.get("bmc.rack7");
 
@@ -94,14 +94,13 @@ class SecretAccessAuditTest {
   @Test
   void aWriteTheAuditLogCannotRecordIsRefusedAndNothingIsStored() {
     EncryptedSecretStore store = store();
-    store.bindAuditLog(audit);
+    store.attachAuditLog(audit);
     audit.unavailable(true);
 
     assertThatThrownBy(() -> store.put("bmc.rack7", VALUE))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("secret 'bmc.rack7' is refused because the audit log cannot record");
     audit.unavailable(false);
-    store.unbindAuditLog(audit);
     assertThat(store.get("bmc.rack7")).isEmpty();
   }
 }
