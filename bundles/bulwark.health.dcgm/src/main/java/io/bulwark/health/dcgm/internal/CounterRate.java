@@ -66,11 +66,12 @@ record CounterRate(double increase, double elapsedSeconds, int resets, int glitc
       if (window.timestamp(i) < countFromMillis) {
         if (Double.isNaN(level) || v >= level || suffixMax[i + 1] < level) {
           level = v;
+          first = window.timestamp(i);
         }
         continue;
       }
       samples++;
-      if (samples == 1) {
+      if (samples == 1 && Double.isNaN(level)) {
         first = window.timestamp(i);
       }
       if (Double.isNaN(level)) {

@@ -65,7 +65,7 @@ public final class PowerThrottleDetector implements Detector {
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
       judge
-          .judge(context, gpu, mask -> (mask & POWER_BITS) != 0, peers)
+          .judge(context, gpu, mask -> (mask & POWER_BITS) != 0, DcgmField.POWER_VIOLATION, peers)
           .ifPresent(t -> conditions.add(condition(context, gpu, t)));
     }
     return conditions;
@@ -86,13 +86,9 @@ public final class PowerThrottleDetector implements Detector {
         gpu.describe()
             + " is held back by "
             + (brake ? "the power brake" : "its power cap")
-            + " in "
-            + t.throttledSamples()
-            + " of "
-            + t.samples()
-            + " samples over the last "
-            + options.windowSeconds()
-            + " s, running at "
+            + " "
+            + t.extent(options.windowSeconds())
+            + ", running at "
             + Evidence.percent(t.performanceFactor())
             + " of its reference SM clock";
     String node = gpu.node().value();

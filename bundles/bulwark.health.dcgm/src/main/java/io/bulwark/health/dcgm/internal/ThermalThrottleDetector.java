@@ -69,6 +69,7 @@ public final class ThermalThrottleDetector implements Detector {
               gpu,
               mask ->
                   (mask & THERMAL_BITS) != 0 || (hot && ClockEventReason.HW_SLOWDOWN.isSet(mask)),
+              DcgmField.THERMAL_VIOLATION,
               peers);
       throttling.ifPresent(t -> conditions.add(condition(gpu, t, temperature)));
     }
@@ -87,13 +88,8 @@ public final class ThermalThrottleDetector implements Detector {
     }
     String summary =
         gpu.describe()
-            + " slows down for heat in "
-            + t.throttledSamples()
-            + " of "
-            + t.samples()
-            + " samples over the last "
-            + options.throttle().windowSeconds()
-            + " s"
+            + " slows down for heat "
+            + t.extent(options.throttle().windowSeconds())
             + (Double.isFinite(temperature) ? " at " + Evidence.number(temperature) + " °C" : "")
             + ", running at "
             + Evidence.percent(t.performanceFactor())

@@ -14,14 +14,16 @@ import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 
 /**
- * Decides whether a GPU is throttled in a sustained way: it is busy, the window holds enough
- * clock-event samples, and the throttle bits are set (with GPU_IDLE clear) in at least the
- * sustained share of them. Then measures how fast it runs: mean SM clock over the window against
- * the higher of its own peak over the reference window and the median clock of busy GPUs of the
- * same model. Used by the thermal and power throttle detectors.
+ * Decides whether a GPU is throttled in a sustained way: it is busy, and either the window holds
+ * enough clock-event samples with the throttle bits set (GPU_IDLE clear) in at least the sustained
+ * share of them, or the driver's violation-time counter grew by at least that share of the window.
+ * Then measures how fast it runs: mean SM clock over the window against the higher of its own peak
+ * over the reference window and the median clock of busy GPUs of the same model. Used by the
+ * thermal and power throttle detectors.
  */
 final class ThrottleJudge {
   private static final double MIN_FACTOR = 0.05;
+  private static final double NANOS_PER_SECOND = 1e9;
 
   private final ThrottleOptions options;
 
@@ -38,7 +40,11 @@ final class ThrottleJudge {
    * @param peers the fleet's clocks for this evaluation
    */
   Optional<Throttling> judge(
-      DetectionContext context, ObservedGpu gpu, LongPredicate throttled, PeerClocks peers) {
+      DetectionContext context,
+      ObservedGpu gpu,
+      LongPredicate throttled,
+      String violationMetric,
+      PeerClocks peers) {
     long from = windowStart(context.nowMillis());
     SampleWindow window =
         context.telemetry().window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from);
@@ -47,9 +53,6 @@ final class ThrottleJudge {
       if (Double.isFinite(v) && v >= 0 && v <= Long.MAX_VALUE) {
         masks.add((long) v);
       }
-    }
-    if (masks.size() < options.minSamples()) {
-      return Optional.empty();
     }
     int hits = 0;
     Set<ClockEventReason> seen = EnumSet.noneOf(ClockEventReason.class);
@@ -63,7 +66,11 @@ final class ThrottleJudge {
         }
       }
     }
-    if ((double) hits / masks.size() < options.sustainedFraction()) {
+    boolean bitsSustained =
+        masks.size() >= options.minSamples()
+            && (double) hits / masks.size() >= options.sustainedFraction();
+    double violation = violationShare(context, gpu, violationMetric, from);
+    if (!bitsSustained && !(violation >= options.sustainedFraction())) {
       return Optional.empty();
     }
     Busyness busyness = Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent());
@@ -99,7 +106,23 @@ final class ThrottleJudge {
             .collect(Collectors.joining(", ", "[", "]"));
     String reasons = seen.stream().map(Enum::name).collect(Collectors.joining("|"));
     return Optional.of(
-        new Throttling(masks.size(), hits, reasons, hex, busyness, mean, reference, basis, factor));
+        new Throttling(
+            masks.size(), hits, reasons, hex, violation, busyness, mean, reference, basis, factor));
+  }
+
+  /**
+   * Returns the share of wall time the GPU spent in violation over the window, from the driver's
+   * cumulative violation-time counter (nanoseconds, as dcgm-exporter serves it); NaN when the
+   * counter is not served or the window is too short. The counter integrates what the event-reason
+   * samples only glimpse once a second.
+   */
+  private double violationShare(
+      DetectionContext context, ObservedGpu gpu, String metric, long from) {
+    CounterRate rate = CounterRate.of(context.telemetry(), gpu.series(metric), from);
+    if (!rate.spans(options.minSamples())) {
+      return Double.NaN;
+    }
+    return Math.max(0, Math.min(1, rate.increase() / (rate.elapsedSeconds() * NANOS_PER_SECOND)));
   }
 
   private static String modelWords(ObservedGpu gpu) {

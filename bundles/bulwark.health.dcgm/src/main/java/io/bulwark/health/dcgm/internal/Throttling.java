@@ -7,6 +7,8 @@ import io.bulwark.api.telemetry.DcgmField;
  * reasons were set, and how fast the GPU ran against its reference clock. Made by {@link
  * ThrottleJudge}; turned into a condition by the thermal and power throttle detectors.
  *
+ * @param violationShare the share of the window in violation by the driver's counter, NaN if not
+ *     served
  * @param performanceFactor mean SM clock / reference clock, clamped to [0.05, 1]; 1 when the clock
  *     is unknown
  */
@@ -15,6 +17,7 @@ record Throttling(
     int throttledSamples,
     String reasonsSeen,
     String masks,
+    double violationShare,
     Busyness busyness,
     double meanSmClockMhz,
     double referenceSmClockMhz,
@@ -22,7 +25,25 @@ record Throttling(
     double performanceFactor) {
 
   double fraction() {
-    return (double) throttledSamples / samples;
+    return samples == 0 ? 0 : (double) throttledSamples / samples;
+  }
+
+  /** Says how much of the window was throttled: by samples, or by the violation counter. */
+  String extent(int windowSeconds) {
+    if (samples > 0 && fraction() >= (Double.isFinite(violationShare) ? violationShare : 0)) {
+      return "in "
+          + throttledSamples
+          + " of "
+          + samples
+          + " samples over the last "
+          + windowSeconds
+          + " s";
+    }
+    return "for "
+        + Evidence.percent(violationShare)
+        + " of the last "
+        + windowSeconds
+        + " s (violation-time counter)";
   }
 
   /** Returns the evidence every throttle condition carries. */
@@ -41,6 +62,9 @@ record Throttling(
                     + " samples while the GPU is busy")
             .window(options.windowSeconds())
             .put("busy", busyness.basis())
+            .put(
+                "violationTimeShare",
+                Double.isFinite(violationShare) ? Evidence.percent(violationShare) : "not served")
             .put("referenceBasis", referenceBasis);
     if (Double.isFinite(meanSmClockMhz)) {
       e.put("meanSmClockMhz", meanSmClockMhz);

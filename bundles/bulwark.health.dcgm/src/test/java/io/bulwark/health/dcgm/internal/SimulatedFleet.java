@@ -133,6 +133,8 @@ final class SimulatedFleet {
     m.put(DcgmField.NVLINK_REPLAY_ERRORS, 0.0);
     m.put(DcgmField.NVLINK_RECOVERY_ERRORS, 0.0);
     m.put(DcgmField.SLOWDOWN_TEMP, 87.0);
+    m.put(DcgmField.POWER_VIOLATION, 0.0);
+    m.put(DcgmField.THERMAL_VIOLATION, 0.0);
     return m;
   }
 

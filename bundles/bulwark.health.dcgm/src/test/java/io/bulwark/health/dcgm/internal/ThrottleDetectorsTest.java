@@ -130,6 +130,44 @@ class ThrottleDetectorsTest {
   }
 
   @Test
+  void
+      a_power_violation_counter_growing_with_the_clock_is_a_power_throttle_even_between_bit_samples() {
+    // The reason bits are sampled once a second and happen to read clear; the driver's
+    // violation-time counter (ns) grows by 0.9 s every second.
+    NodeId target = node(1);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == 4 && m.equals(DcgmField.POWER_VIOLATION)
+                ? s * 900_000_000.0
+                : null);
+    set(4, DcgmField.SM_CLOCK, 1100, 0);
+    fleet.run(15);
+
+    assertThat(power.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.gpu()).isEqualTo(4);
+              assertThat(c.summary()).contains("violation-time counter");
+              assertThat(c.evidence()).containsEntry("violationTimeShare", "90%");
+            });
+    assertThat(thermal.evaluate(fleet.context())).isEmpty();
+  }
+
+  @Test
+  void a_violation_counter_growing_for_a_third_of_the_time_is_not_sustained() {
+    NodeId target = node(1);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(target) && g == 2 && m.equals(DcgmField.THERMAL_VIOLATION)
+                ? s * 330_000_000.0
+                : null);
+    fleet.run(15);
+
+    assertThat(thermal.evaluate(fleet.context())).isEmpty();
+  }
+
+  @Test
   void fewer_than_five_samples_are_not_judged() {
     set(0, DcgmField.CLOCKS_EVENT_REASONS, THERMAL, 0);
     fleet.run(4);
