@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_FILE_SD</td><td>io.bulwark.telemetry fileSd; turns the simulator off</td></tr>
  *   <tr><td>BULWARK_SIM_PORT</td><td>io.bulwark.sim port</td></tr>
  *   <tr><td>BULWARK_SIM_SCENARIO</td><td>io.bulwark.sim scenario: demo or none</td></tr>
+ *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
+ *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
  * </table>
  */
 final class EnvironmentSettings {
@@ -34,6 +36,7 @@ final class EnvironmentSettings {
   static final String TLS_PID = "io.bulwark.security.tls";
   static final String AUDIT_PID = "io.bulwark.audit";
   static final String TPM_PID = "io.bulwark.security.tpm";
+  static final String AGENT_PID = "io.bulwark.agent";
   static final String DEMO_TARGETS_FILE = "sim-targets.json";
 
   private static final Pattern TCTI = Pattern.compile("[a-z0-9-]+(:[A-Za-z0-9/=,._:-]*)?");
@@ -97,11 +100,15 @@ final class EnvironmentSettings {
     }
     String bind = value(env, "BULWARK_BIND_ADDRESS");
     if (bind != null) {
-      if (!HOST.matcher(bind).matches()) {
-        throw new InvalidSettingException(
-            "BULWARK_BIND_ADDRESS", bind, "expected an IP address or host name");
-      }
-      put(o, WEB_PID, "bindAddress", bind);
+      put(o, WEB_PID, "bindAddress", host("BULWARK_BIND_ADDRESS", bind));
+    }
+    String agentBind = value(env, "BULWARK_AGENT_BIND_ADDRESS");
+    if (agentBind != null) {
+      put(o, AGENT_PID, "bindAddress", host("BULWARK_AGENT_BIND_ADDRESS", agentBind));
+    }
+    String agentPort = value(env, "BULWARK_AGENT_PORT");
+    if (agentPort != null) {
+      put(o, AGENT_PID, "port", port("BULWARK_AGENT_PORT", agentPort));
     }
     String simPort = value(env, "BULWARK_SIM_PORT");
     if (simPort != null) {
@@ -166,6 +173,13 @@ final class EnvironmentSettings {
       // reported below
     }
     throw new InvalidSettingException(name, value, "expected a TCP port number from 1 to 65535");
+  }
+
+  private static String host(String name, String value) {
+    if (!HOST.matcher(value).matches()) {
+      throw new InvalidSettingException(name, value, "expected an IP address or host name");
+    }
+    return value;
   }
 
   private static Path path(String name, String value) {

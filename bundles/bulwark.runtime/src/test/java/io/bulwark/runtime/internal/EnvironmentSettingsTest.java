@@ -54,6 +54,35 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void agentBindAddressAndPortGoToTheAgentOnly() {
+    EnvironmentSettings s =
+        EnvironmentSettings.from(
+            Map.of("BULWARK_AGENT_BIND_ADDRESS", "0.0.0.0", "BULWARK_AGENT_PORT", "19401"));
+
+    assertThat(s.overridesFor("io.bulwark.agent"))
+        .containsExactly(Map.entry("bindAddress", "0.0.0.0"), Map.entry("port", 19401));
+    assertThat(s.overridesFor("io.bulwark.web")).isEmpty();
+    assertThat(s.overridesFor("io.bulwark.sim")).isEmpty();
+  }
+
+  @Test
+  void badAgentSettingsAreRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_AGENT_PORT", "0")))
+        .hasMessageContaining("BULWARK_AGENT_PORT")
+        .hasMessageContaining("1 to 65535");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_AGENT_PORT", "9400x")))
+        .hasMessageContaining("BULWARK_AGENT_PORT")
+        .hasMessageContaining("9400x");
+    assertThatThrownBy(
+            () -> EnvironmentSettings.from(Map.of("BULWARK_AGENT_BIND_ADDRESS", "127.0.0.1 x")))
+        .hasMessageContaining("BULWARK_AGENT_BIND_ADDRESS")
+        .hasMessageContaining("IP address or host name");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_AGENT_PORT", "")))
+        .hasMessageContaining("BULWARK_AGENT_PORT")
+        .hasMessageContaining("empty");
+  }
+
+  @Test
   void badValuesAreRefusedNamingTheVariable() {
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_HTTPS_PORT", "eighty")))
         .hasMessageContaining("BULWARK_HTTPS_PORT")

@@ -10,9 +10,10 @@ import java.time.Clock;
 /**
  * The simulator's control API, JSON over HTTP: {@code GET /sim/nodes} lists the node names; {@code
  * GET /sim/faults} lists the active faults; {@code POST /sim/faults} puts a fault on a GPU (201
- * with the fault and its id); {@code GET} and {@code DELETE /sim/faults/{id}} read and clear one
- * (404 if unknown). Bad requests are answered 400 with a problem document. Used by end-to-end tests
- * and by whoever runs a demo; called on the event loop.
+ * with the fault and its id; see {@link FaultRequest} and {@link FaultKind} for the body); {@code
+ * GET} and {@code DELETE /sim/faults/{id}} read and clear one (404 if unknown). Bad requests are
+ * answered 400 with a problem document. Used by end-to-end tests and by whoever runs a demo; called
+ * on the event loop.
  */
 final class ControlApi {
   static final long MAX_BODY_BYTES = 16 * 1024;
@@ -62,7 +63,7 @@ final class ControlApi {
             request.node(),
             request.gpu(),
             request.kind(),
-            request.xid(),
+            request.value(),
             clock.millis(),
             request.durationMillis());
     json(ctx.response(), 201)
@@ -81,8 +82,9 @@ final class ControlApi {
 
   private void delete(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    faults.prune(clock.millis());
-    if (faults.remove(id).isPresent()) {
+    long now = clock.millis();
+    faults.prune(now);
+    if (faults.remove(id, now).isPresent()) {
       ctx.response().setStatusCode(204).end();
     } else {
       Problem.unknownFault(id).send(ctx.response());

@@ -7,44 +7,53 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The scripted faults of the {@code demo} scenario: at the start one fault of each kind, each on
- * its own busy node at a fixed place, held until deleted; then, every few minutes, one more fault
- * that comes and goes, so the UI shows both open and resolved findings. Placement depends only on
- * the fleet's size and the seed.
+ * The scripted faults of the {@code demo} scenario: after the fleet has run healthy for a while,
+ * nine persistent faults of as many kinds (hardware errors, a memory row waiting for a reset,
+ * NVLink errors, a downtrained PCIe link, a hot GPU, a straggler, a lost GPU), each on its own busy
+ * node at a fixed place and held until deleted; then, every few minutes, one more fault that comes
+ * and goes, cycling through the other kinds (a stale node among them), so the UI shows both open
+ * and resolved findings of every kind without crowding. Placement depends only on the fleet's size
+ * and the seed.
  */
 final class DemoScenario {
-  /** Delay from the start to the first coming-and-going fault. */
   /** How long the demo fleet runs healthy before the persistent faults are injected. */
   static final long FIRST_FAULTS_DELAY_MILLIS = 10_000;
 
+  /** Delay from the start to the first coming-and-going fault. */
   static final long FIRST_CYCLE_DELAY_MILLIS = 60_000;
 
   /** Time between two coming-and-going faults. */
   static final long CYCLE_PERIOD_MILLIS = 240_000;
 
   /** How long each coming-and-going fault lasts. */
-  static final long CYCLE_FAULT_MILLIS = 120_000;
+  static final long CYCLE_FAULT_MILLIS = 180_000;
 
   static final List<FaultKind> PERSISTENT =
       List.of(
           FaultKind.XID,
           FaultKind.ECC_DBE,
           FaultKind.ROW_REMAP_FAILURE,
-          FaultKind.STRAGGLER,
-          FaultKind.POWER_THROTTLE,
+          FaultKind.NVLINK_ERRORS,
+          FaultKind.PCIE_DOWNTRAINED,
           FaultKind.THERMAL_THROTTLE,
+          FaultKind.POWER_THROTTLE,
+          FaultKind.STRAGGLER,
           FaultKind.GPU_MISSING);
 
-  private static final List<FaultKind> CYCLE =
+  static final List<FaultKind> CYCLE =
       List.of(
-          FaultKind.THERMAL_THROTTLE,
+          FaultKind.PCIE_REPLAY,
+          FaultKind.THERMAL_MARGIN,
+          FaultKind.SBE_STORM,
+          FaultKind.TELEMETRY_STALE,
+          FaultKind.ROW_REMAP_PENDING,
           FaultKind.XID,
-          FaultKind.STRAGGLER,
-          FaultKind.POWER_THROTTLE,
-          FaultKind.ECC_DBE,
-          FaultKind.ROW_REMAP_FAILURE,
-          FaultKind.GPU_MISSING);
-  private static final int[] CYCLE_XIDS = {31, 79, 94, 48};
+          FaultKind.SPARE_ROWS_LOW,
+          FaultKind.RETIRED_PAGES_PENDING);
+
+  /** The XID codes the cycle's {@code xid} faults show in turn, all of them hardware XIDs. */
+  static final int[] CYCLE_XIDS = {94, 48, 119, 79};
+
   private static final int PICK = 400;
 
   private final SimulatedFleet fleet;
@@ -60,8 +69,8 @@ final class DemoScenario {
   }
 
   /**
-   * Injects the persistent faults, one of each kind on distinct GPUs (distinct busy nodes where
-   * there are).
+   * Injects the persistent faults, one of each of their kinds on distinct GPUs (distinct busy nodes
+   * where there are).
    */
   synchronized List<Fault> start(long nowMillis) {
     int nodes = fleet.nodes().size();
@@ -79,12 +88,7 @@ final class DemoScenario {
       persistentNodes.add(fleet.nodes().get(node));
       injected.add(
           faults.add(
-              fleet.nodes().get(node),
-              gpu,
-              PERSISTENT.get(k),
-              FaultKind.DEFAULT_XID,
-              nowMillis,
-              Fault.UNTIL_DELETED));
+              fleet.nodes().get(node), gpu, PERSISTENT.get(k), nowMillis, Fault.UNTIL_DELETED));
     }
     return injected;
   }
@@ -110,13 +114,12 @@ final class DemoScenario {
         from.get((int) Math.floorMod(noise.bits(r, PICK, Noise.CONSTANT), (long) from.size()));
     int gpu =
         (int) Math.floorMod(noise.bits(r, PICK + 1, Noise.CONSTANT), (long) fleet.gpusPerNode());
-    return faults.add(
-        node,
-        gpu,
-        CYCLE.get(r % CYCLE.size()),
-        CYCLE_XIDS[r % CYCLE_XIDS.length],
-        nowMillis,
-        CYCLE_FAULT_MILLIS);
+    FaultKind kind = CYCLE.get(r % CYCLE.size());
+    double value =
+        kind == FaultKind.XID
+            ? CYCLE_XIDS[(r / CYCLE.size()) % CYCLE_XIDS.length]
+            : kind.defaultValue();
+    return faults.add(node, gpu, kind, value, nowMillis, CYCLE_FAULT_MILLIS);
   }
 
   /**

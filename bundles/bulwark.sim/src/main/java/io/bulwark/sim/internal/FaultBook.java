@@ -7,30 +7,43 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The faults currently put on the simulated fleet. Writers (the control API, the demo scenario) add
- * and remove faults; page rendering reads a snapshot without locking, so a scrape never waits on a
- * write. Faults with a duration clear by themselves once it has passed, and the GPU reads healthy
- * again. Thread-safe.
+ * The faults currently put on the simulated fleet, and those that have cleared. Writers (the
+ * control API, the demo scenario) add and remove faults; page rendering reads one consistent
+ * snapshot without locking, so a scrape never waits on a write. Faults with a duration clear by
+ * themselves once it has passed, and the GPU reads healthy again; what a cleared fault added to the
+ * cumulative counters stays (see {@link FaultEffects#accumulate}), which is why cleared faults are
+ * kept, the newest {@link #HISTORY_LIMIT}. Thread-safe.
  */
 final class FaultBook {
+  /** How many cleared faults are kept for their counters. */
+  static final int HISTORY_LIMIT = 10_000;
+
   private static final System.Logger LOG = System.getLogger(FaultBook.class.getName());
 
+  /**
+   * The faults held (expired or not) and those cleared, with the time they cleared as their end.
+   */
+  record Snapshot(List<Fault> held, List<Fault> cleared) {}
+
   private final AtomicLong lastId = new AtomicLong();
-  private volatile List<Fault> faults = List.of();
+  private volatile Snapshot state = new Snapshot(List.of(), List.of());
 
   /**
    * Adds a fault that starts at {@code startMillis} and lasts {@code durationMillis}, or until
    * deleted when that is {@link Fault#UNTIL_DELETED}. Returns the fault with its new id.
+   *
+   * @param value the value of the kind's parameter, NaN for a kind without one
    */
   synchronized Fault add(
-      String node, int gpu, FaultKind kind, int xid, long startMillis, long durationMillis) {
+      String node, int gpu, FaultKind kind, double value, long startMillis, long durationMillis) {
     long end =
         durationMillis == Fault.UNTIL_DELETED ? Fault.UNTIL_DELETED : startMillis + durationMillis;
     Fault fault =
-        new Fault(Long.toString(lastId.incrementAndGet()), node, gpu, kind, xid, startMillis, end);
-    List<Fault> next = new ArrayList<>(faults);
+        new Fault(
+            Long.toString(lastId.incrementAndGet()), node, gpu, kind, value, startMillis, end);
+    List<Fault> next = new ArrayList<>(state.held());
     next.add(fault);
-    faults = List.copyOf(next);
+    state = new Snapshot(List.copyOf(next), state.cleared());
     LOG.log(
         Level.INFO,
         "Simulator: {0} injected, {1}",
@@ -39,24 +52,36 @@ final class FaultBook {
     return fault;
   }
 
-  /** Removes the fault with this id; returns it, or empty if there is none. */
-  synchronized Optional<Fault> remove(String id) {
-    List<Fault> next = new ArrayList<>(faults);
+  /** Adds a fault with its kind's default parameter value; see {@link #add}. */
+  Fault add(String node, int gpu, FaultKind kind, long startMillis, long durationMillis) {
+    return add(node, gpu, kind, kind.defaultValue(), startMillis, durationMillis);
+  }
+
+  /**
+   * Removes the fault with this id, clearing it at {@code nowMillis}; returns it, or empty if there
+   * is none.
+   */
+  synchronized Optional<Fault> remove(String id, long nowMillis) {
+    List<Fault> next = new ArrayList<>(state.held());
     Optional<Fault> removed = next.stream().filter(f -> f.id().equals(id)).findFirst();
     removed.ifPresent(
         f -> {
           next.remove(f);
-          faults = List.copyOf(next);
+          List<Fault> ended =
+              nowMillis > f.startMillis() ? List.of(f.clearedAt(nowMillis)) : List.of();
+          state = new Snapshot(List.copyOf(next), history(ended));
           LOG.log(Level.INFO, "Simulator: {0} deleted; the GPU reads healthy again", f.describe());
         });
     return removed;
   }
 
-  /** Drops the faults that have run their course by {@code nowMillis}. */
+  /** Moves the faults that have run their course by {@code nowMillis} to the cleared ones. */
   synchronized void prune(long nowMillis) {
-    List<Fault> next = new ArrayList<>(faults.size());
-    for (Fault f : faults) {
+    List<Fault> next = new ArrayList<>();
+    List<Fault> ended = new ArrayList<>();
+    for (Fault f : state.held()) {
       if (f.expiredAt(nowMillis)) {
+        ended.add(f);
         LOG.log(
             Level.INFO,
             "Simulator: {0} cleared after its duration; the GPU reads healthy again",
@@ -65,15 +90,21 @@ final class FaultBook {
         next.add(f);
       }
     }
-    if (next.size() != faults.size()) {
-      faults = List.copyOf(next);
+    if (!ended.isEmpty()) {
+      state = new Snapshot(List.copyOf(next), history(ended));
     }
+  }
+
+  private List<Fault> history(List<Fault> ended) {
+    List<Fault> all = new ArrayList<>(state.cleared());
+    all.addAll(ended);
+    return List.copyOf(all.subList(Math.max(0, all.size() - HISTORY_LIMIT), all.size()));
   }
 
   /** Returns the faults that have not run their course by {@code nowMillis}, oldest first. */
   List<Fault> current(long nowMillis) {
     prune(nowMillis);
-    return faults;
+    return state.held();
   }
 
   /** Returns the fault with this id if it has not run its course by {@code nowMillis}. */
@@ -81,8 +112,13 @@ final class FaultBook {
     return current(nowMillis).stream().filter(f -> f.id().equals(id)).findFirst();
   }
 
-  /** Returns every fault held, expired or not, without pruning; for rendering. */
+  /** Returns every fault held, expired or not, without pruning. */
   List<Fault> snapshot() {
-    return faults;
+    return state.held();
+  }
+
+  /** Returns the faults held and those cleared, as one consistent view; for rendering. */
+  Snapshot view() {
+    return state;
   }
 }

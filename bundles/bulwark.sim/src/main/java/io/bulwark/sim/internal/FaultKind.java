@@ -1,61 +1,100 @@
 package io.bulwark.sim.internal;
 
 import io.bulwark.api.health.FindingKind;
-import io.bulwark.api.telemetry.ClockEventReason;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * The faults the simulator can put on a GPU, spelled as the findings they should raise ({@link
- * FindingKind}), and what each does to the GPU's readings. Each kind touches only its own fields:
- *
- * <ul>
- *   <li>{@code xid}: the XID gauge holds the fault's code.
- *   <li>{@code ecc-dbe}: the volatile double-bit ECC counter is non-zero.
- *   <li>{@code row-remap-failure}: the row-remap failure flag is 1.
- *   <li>{@code thermal-throttle}: HW and SW thermal slowdown reasons, GPU near 90 C, memory near 93
- *       C, SM clock 35 % down and power 20 % down.
- *   <li>{@code power-throttle}: SW power cap reason, power at the limit, SM clock 25 % down.
- *   <li>{@code straggler}: SM clock and SM activity 30 % below peers, no reason bits, temperatures
- *       normal.
- *   <li>{@code gpu-missing}: the GPU's lines vanish from the page.
- * </ul>
+ * The faults the simulator can put on a GPU (or, for {@code telemetry-stale}, on its node), with
+ * the findings each should raise ({@link FindingKind}, the main one first) and the optional
+ * parameter each takes. What each does to the readings is {@link FaultEffects}'.
  */
 enum FaultKind {
-  XID(FindingKind.XID),
-  ECC_DBE(FindingKind.ECC_DBE),
-  ROW_REMAP_FAILURE(FindingKind.ROW_REMAP_FAILURE),
-  THERMAL_THROTTLE(FindingKind.THERMAL_THROTTLE),
-  POWER_THROTTLE(FindingKind.POWER_THROTTLE),
-  STRAGGLER(FindingKind.STRAGGLER),
-  GPU_MISSING(FindingKind.GPU_MISSING);
+  XID("xid", FaultParameter.whole("xid", 1, 1000, 79), FindingKind.XID),
+  ECC_DBE("ecc-dbe", null, FindingKind.ECC_DBE),
+  SBE_STORM(
+      "sbe-storm",
+      FaultParameter.number("errorsPerMinute", 1, 100_000, 60),
+      FindingKind.ECC_SBE_RATE),
+  RETIRED_PAGES_PENDING(
+      "retired-pages-pending",
+      FaultParameter.whole("pages", 1, 1000, 2),
+      FindingKind.RETIRED_PAGES_PENDING),
+  ROW_REMAP_PENDING("row-remap-pending", null, FindingKind.ROW_REMAP_PENDING),
+  ROW_REMAP_FAILURE("row-remap-failure", null, FindingKind.ROW_REMAP_FAILURE),
+  SPARE_ROWS_LOW(
+      "spare-rows-low",
+      FaultParameter.whole("banks", 1, GpuModel.REMAP_BANKS - 1, 2),
+      FindingKind.ROW_REMAP_FAILURE),
+  NVLINK_ERRORS(
+      "nvlink-errors",
+      FaultParameter.number("crcErrorsPerSecond", 0, 1_000_000, 300),
+      FindingKind.NVLINK_ERRORS),
+  PCIE_REPLAY(
+      "pcie-replay",
+      FaultParameter.number("replaysPerMinute", 1, 1_000_000, 60),
+      FindingKind.PCIE_REPLAY),
+  PCIE_DOWNTRAINED(
+      "pcie-downtrained",
+      FaultParameter.oneOf("width", 8, List.of(1.0, 2.0, 4.0, 8.0)),
+      FindingKind.PCIE_DOWNTRAINED),
+  THERMAL_THROTTLE(
+      "thermal-throttle", null, FindingKind.THERMAL_THROTTLE, FindingKind.THERMAL_MARGIN),
+  POWER_THROTTLE("power-throttle", null, FindingKind.POWER_THROTTLE),
+  THERMAL_MARGIN(
+      "thermal-margin",
+      FaultParameter.number("marginCelsius", 1, 30, 2),
+      FindingKind.THERMAL_MARGIN),
+  STRAGGLER(
+      "straggler", FaultParameter.number("slowdownPercent", 1, 90, 10), FindingKind.STRAGGLER),
+  GPU_MISSING("gpu-missing", null, FindingKind.GPU_MISSING),
+  TELEMETRY_STALE(
+      "telemetry-stale",
+      FaultParameter.word("mode", List.of("close", "hang")),
+      FindingKind.TELEMETRY_STALE);
 
-  /**
-   * The XID code of an {@code xid} fault when none is given: 79, the GPU has fallen off the bus.
-   */
-  static final int DEFAULT_XID = 79;
+  /** The value of {@code telemetry-stale}'s mode that closes each scrape's connection. */
+  static final int STALE_CLOSE = 0;
 
-  /** The volatile double-bit ECC count an {@code ecc-dbe} fault shows. */
-  static final long DBE_COUNT = 2;
-
-  static final double THERMAL_CLOCK_FACTOR = 0.65;
-  static final double POWER_CAP_CLOCK_FACTOR = 0.75;
-  static final double STRAGGLER_FACTOR = 0.70;
-
-  private static final int HOT = 200;
-  private static final int HOT_MEMORY = 201;
-  private static final int AT_LIMIT = 202;
+  /** The value of {@code telemetry-stale}'s mode that leaves each scrape unanswered. */
+  static final int STALE_HANG = 1;
 
   private final String word;
+  private final FaultParameter parameter;
+  private final List<String> findings;
 
-  FaultKind(String word) {
+  FaultKind(String word, FaultParameter parameter, String... findings) {
     this.word = word;
+    this.parameter = parameter;
+    this.findings = List.of(findings);
+  }
+
+  /** Returns the kind as the control API spells it, e.g. {@code thermal-throttle}. */
+  String word() {
+    return word;
+  }
+
+  /** Returns the parameter this kind reads from a request, or empty if it takes none. */
+  Optional<FaultParameter> parameter() {
+    return Optional.ofNullable(parameter);
+  }
+
+  /** Returns the parameter's default value, or NaN for a kind without one. */
+  double defaultValue() {
+    return parameter == null ? Double.NaN : parameter.defaultValue();
   }
 
   /**
-   * Returns the kind as the control API and the findings spell it, e.g. {@code thermal-throttle}.
+   * Returns the finding kinds this fault raises on the detectors: the main one first, then those
+   * that follow from it (a GPU that throttles for heat has no thermal margin left either).
    */
-  String word() {
-    return word;
+  List<String> findings() {
+    return findings;
+  }
+
+  /** Returns true if the fault concerns the whole node rather than one GPU. */
+  boolean nodeLevel() {
+    return this == TELEMETRY_STALE;
   }
 
   /** Returns the kind spelled {@code word}, or empty. */
@@ -66,58 +105,5 @@ enum FaultKind {
       }
     }
     return Optional.empty();
-  }
-
-  /**
-   * Applies this fault to the readings of its GPU at {@code nowMillis}.
-   *
-   * @param values the readings, indexed by {@link Metric#ordinal()}, changed in place
-   * @return false if the GPU no longer shows on the page
-   */
-  boolean apply(Fault fault, GpuProfile profile, Noise noise, long nowMillis, double[] values) {
-    long step = Math.floorDiv(nowMillis, 1000);
-    long key = profile.key();
-    switch (this) {
-      case XID -> values[Metric.XID_ERRORS.ordinal()] = fault.xid();
-      case ECC_DBE -> values[Metric.ECC_DBE_VOL.ordinal()] = DBE_COUNT;
-      case ROW_REMAP_FAILURE -> values[Metric.ROW_REMAP_FAILURE.ordinal()] = 1;
-      case THERMAL_THROTTLE -> {
-        values[Metric.GPU_TEMP.ordinal()] = Math.round(90 + 0.8 * noise.gaussian(key, HOT, step));
-        values[Metric.MEMORY_TEMP.ordinal()] =
-            Math.round(93 + 0.8 * noise.gaussian(key, HOT_MEMORY, step));
-        scale(values, Metric.SM_CLOCK, THERMAL_CLOCK_FACTOR);
-        values[Metric.POWER_USAGE.ordinal()] =
-            GpuModel.milli(values[Metric.POWER_USAGE.ordinal()] * 0.8);
-        addReasons(
-            values,
-            ClockEventReason.SW_THERMAL_SLOWDOWN.mask()
-                | ClockEventReason.HW_THERMAL_SLOWDOWN.mask());
-      }
-      case POWER_THROTTLE -> {
-        values[Metric.POWER_USAGE.ordinal()] =
-            GpuModel.milli(
-                GpuModel.POWER_LIMIT_W - Math.abs(noise.gaussian(key, AT_LIMIT, step)) * 1.2);
-        scale(values, Metric.SM_CLOCK, POWER_CAP_CLOCK_FACTOR);
-        addReasons(values, ClockEventReason.SW_POWER_CAP.mask());
-      }
-      case STRAGGLER -> {
-        scale(values, Metric.SM_CLOCK, STRAGGLER_FACTOR);
-        values[Metric.SM_ACTIVE.ordinal()] =
-            GpuModel.ratio(values[Metric.SM_ACTIVE.ordinal()] * STRAGGLER_FACTOR);
-      }
-      case GPU_MISSING -> {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void scale(double[] values, Metric clock, double factor) {
-    values[clock.ordinal()] = GpuModel.clockStep(values[clock.ordinal()] * factor);
-  }
-
-  private static void addReasons(double[] values, long mask) {
-    int i = Metric.CLOCK_EVENTS.ordinal();
-    values[i] = (long) values[i] | mask;
   }
 }

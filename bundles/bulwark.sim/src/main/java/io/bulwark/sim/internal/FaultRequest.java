@@ -10,15 +10,16 @@ import java.util.stream.Collectors;
 
 /**
  * A request to put a fault on a simulated GPU, as the control API receives it: {@code
- * {"node":"gpu-node-007","gpu":3,"kind":"thermal-throttle","durationSeconds":120,"xid":79}}, where
- * {@code durationSeconds} (default: until deleted) and {@code xid} (default 79, read by {@code xid}
- * faults only) are optional and unknown members are ignored.
+ * {"node":"gpu-node-007","gpu":3,"kind":"xid","durationSeconds":120,"xid":79}}, where {@code
+ * durationSeconds} (default: until deleted) and the kind's own parameter ({@link
+ * FaultKind#parameter()}, e.g. {@code xid}, default 79) are optional, {@code gpu} is optional for
+ * node-level kinds (default 0), and unknown members are ignored.
  *
+ * @param value the value of the kind's parameter, NaN for a kind without one
  * @param durationMillis how long the fault lasts, or {@link Fault#UNTIL_DELETED}
  */
-record FaultRequest(String node, int gpu, FaultKind kind, int xid, long durationMillis) {
+record FaultRequest(String node, int gpu, FaultKind kind, double value, long durationMillis) {
   static final long MAX_DURATION_SECONDS = 30L * 24 * 3600;
-  static final int MAX_XID = 1000;
 
   /**
    * Parses and checks a request body against the fleet.
@@ -41,7 +42,6 @@ record FaultRequest(String node, int gpu, FaultKind kind, int xid, long duration
               + fleet.nodes().size()
               + " nodes");
     }
-    int gpu = (int) integer(json, "gpu", 0, fleet.gpusPerNode() - 1, null);
     Object kindValue = json.getValue("kind");
     FaultKind kind = kindValue instanceof String word ? FaultKind.parse(word).orElse(null) : null;
     if (kind == null) {
@@ -53,10 +53,11 @@ record FaultRequest(String node, int gpu, FaultKind kind, int xid, long duration
                   .map(FaultKind::word)
                   .collect(Collectors.joining(", ")));
     }
+    int gpu = (int) integer(json, "gpu", 0, fleet.gpusPerNode() - 1, kind.nodeLevel() ? 0L : null);
     long seconds = integer(json, "durationSeconds", 1, MAX_DURATION_SECONDS, 0L);
-    int xid = (int) integer(json, "xid", 1, MAX_XID, (long) FaultKind.DEFAULT_XID);
+    double value = kind.parameter().map(p -> p.read(json)).orElse(Double.NaN);
     return new FaultRequest(
-        name, gpu, kind, xid, seconds == 0 ? Fault.UNTIL_DELETED : seconds * 1000);
+        name, gpu, kind, value, seconds == 0 ? Fault.UNTIL_DELETED : seconds * 1000);
   }
 
   private static JsonObject object(Buffer body) {

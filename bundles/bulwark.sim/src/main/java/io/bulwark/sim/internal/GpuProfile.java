@@ -11,6 +11,12 @@ package io.bulwark.sim.internal;
  * @param powerMean mean power draw in W; also the rate of the energy counter
  * @param tempPhaseSeconds phase of the slow temperature swing
  * @param nvlinkRate NVLink traffic in MiB per second while busy
+ * @param sbeAggregate single-bit ECC errors over the GPU's life (at least the volatile count)
+ * @param powerViolationNs time spent power-capped before the simulation began
+ * @param thermalViolationNs time spent thermally slowed before the simulation began
+ * @param nvlinkReplays NVLink replays since boot (a few links replay once after training)
+ * @param crcSecondsPerError seconds between two NVLink CRC flit errors while busy, 0 for none
+ * @param correctableRemappedRows memory rows remapped for correctable errors before the boot
  */
 record GpuProfile(
     long key,
@@ -29,4 +35,10 @@ record GpuProfile(
     double smActive,
     double smOccupancy,
     double tensorActive,
-    double dramActive) {}
+    double dramActive,
+    long sbeAggregate,
+    long powerViolationNs,
+    long thermalViolationNs,
+    long nvlinkReplays,
+    long crcSecondsPerError,
+    long correctableRemappedRows) {}

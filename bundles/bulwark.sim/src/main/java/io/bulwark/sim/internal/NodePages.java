@@ -1,16 +1,23 @@
 package io.bulwark.sim.internal;
 
+import io.vertx.core.http.HttpConnection;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * Serves each simulated node's dcgm-exporter page at {@code GET /nodes/{node}/metrics}, rendered
- * for the moment of the request. Called on the event loop; a page for 8 GPUs renders in tens of
- * microseconds.
+ * for the moment of the request. A node under a {@code telemetry-stale} fault does not answer: it
+ * closes the connection, or (mode {@code hang}) leaves the request open, past any scrape timeout,
+ * until the scraper gives up or {@link #HANG_MILLIS} pass. Called on the event loop; a page for 8
+ * GPUs renders in tens of microseconds.
  */
 final class NodePages {
   static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+
+  /** How long a hanging node holds a scrape before it closes the connection. */
+  static final long HANG_MILLIS = 60_000;
 
   private final SimulatedFleet fleet;
   private final Clock clock;
@@ -26,8 +33,20 @@ final class NodePages {
 
   private void page(RoutingContext ctx) {
     String node = ctx.pathParam("node");
+    long now = clock.millis();
+    Optional<Fault> silent = fleet.silence(node, now);
+    if (silent.isPresent()) {
+      HttpConnection connection = ctx.request().connection();
+      if (silent.get().value() == FaultKind.STALE_HANG) {
+        long timer = ctx.vertx().setTimer(HANG_MILLIS, id -> connection.close());
+        connection.closeHandler(closed -> ctx.vertx().cancelTimer(timer));
+      } else {
+        connection.close();
+      }
+      return;
+    }
     fleet
-        .page(node, clock.millis())
+        .page(node, now)
         .ifPresentOrElse(
             page -> ctx.response().putHeader("Content-Type", TEXT_FORMAT).end(page),
             () -> Problem.unknownNode(node).send(ctx.response()));

@@ -11,9 +11,9 @@ import java.util.Optional;
 /**
  * The simulated fleet: its nodes, the identity and profile of every GPU, and the dcgm-exporter page
  * each node serves at a given instant, with the faults of {@link FaultBook} applied. Every page is
- * computed afresh from the seed and the time, so values evolve with the clock and two fleets with
- * the same seed agree. Every eighth node runs an older exporter (the clock reasons under their
- * former name); a few nodes sit idle. Thread-safe.
+ * computed afresh from the seed, the time and the faults (held and cleared), so values evolve with
+ * the clock, counters never fall, and two fleets with the same seed agree. Every eighth node runs
+ * an older exporter (the clock reasons under their former name); a few nodes sit idle. Thread-safe.
  */
 final class SimulatedFleet {
   static final String DRIVER_VERSION = "550.90.07";
@@ -99,17 +99,44 @@ final class SimulatedFleet {
     double[][] values = new double[gpusPerNode][Metric.COUNT];
     boolean[] present = new boolean[gpusPerNode];
     Arrays.fill(present, true);
+    FaultBook.Snapshot view = faults.view();
     for (int g = 0; g < gpusPerNode; g++) {
-      model.healthy(profiles[n][g], nowMillis, values[g]);
-    }
-    for (Fault fault : faults.snapshot()) {
-      if (fault.node().equals(node) && fault.gpu() < gpusPerNode && fault.activeAt(nowMillis)) {
-        int g = fault.gpu();
-        present[g] &=
-            fault.kind().apply(fault, profiles[n][g], model.noise(), nowMillis, values[g]);
+      double[] v = values[g];
+      model.healthy(profiles[n][g], nowMillis, v);
+      boolean counted = false;
+      for (List<Fault> list : List.of(view.cleared(), view.held())) {
+        for (Fault fault : list) {
+          if (fault.on(node, g)) {
+            FaultEffects.accumulate(fault, nowMillis, v);
+            counted = true;
+          }
+        }
+      }
+      if (counted) {
+        GpuModel.spareRowBanks(v);
+      }
+      for (Fault fault : view.held()) {
+        if (fault.on(node, g) && fault.activeAt(nowMillis)) {
+          present[g] &= FaultEffects.apply(fault, profiles[n][g], model.noise(), nowMillis, v);
+        }
       }
     }
     return Optional.of(MetricsPage.render(runsOlderExporter(n), labels[n], values, present));
+  }
+
+  /**
+   * Returns the {@code telemetry-stale} fault that silences {@code node} at {@code nowMillis}, or
+   * empty if the node answers.
+   */
+  Optional<Fault> silence(String node, long nowMillis) {
+    for (Fault fault : faults.snapshot()) {
+      if (fault.kind() == FaultKind.TELEMETRY_STALE
+          && fault.node().equals(node)
+          && fault.activeAt(nowMillis)) {
+        return Optional.of(fault);
+      }
+    }
+    return Optional.empty();
   }
 
   private String labels(String name, int n, int g) {

@@ -50,7 +50,7 @@ public @interface SimulatorConfig {
   @AttributeDefinition(
       name = "Scenario",
       description =
-          "demo: one persistent fault of each kind plus one that comes and goes;"
+          "demo: nine persistent faults of different kinds plus one that comes and goes;"
               + " none: a healthy fleet until faults are added through the control API.")
   String scenario() default "demo";
 

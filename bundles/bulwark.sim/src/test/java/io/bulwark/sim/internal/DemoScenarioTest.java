@@ -17,10 +17,14 @@ class DemoScenarioTest {
       new SimulatedFleet(64, 8, "gpu-node-", 42, T, new FaultBook());
 
   @Test
-  void startsWithOnePersistentFaultOfEachKindOnDistinctBusyNodes() {
+  void startsWithNinePersistentFaultsOfDistinctKindsOnDistinctBusyNodes() {
     List<Fault> injected = demo.start(T);
 
-    assertThat(injected).extracting(Fault::kind).containsExactlyInAnyOrder(FaultKind.values());
+    assertThat(injected)
+        .extracting(Fault::kind)
+        .containsExactlyElementsOf(DemoScenario.PERSISTENT)
+        .hasSize(9)
+        .doesNotHaveDuplicates();
     assertThat(injected)
         .extracting(Fault::node)
         .doesNotHaveDuplicates()
@@ -35,6 +39,19 @@ class DemoScenarioTest {
   }
 
   @Test
+  void cycleXidsAreHardwareXids() {
+    demo.start(T);
+    List<Integer> xids = new java.util.ArrayList<>();
+    for (int round = 0; round < DemoScenario.CYCLE.size() * 4; round++) {
+      Fault f = demo.cycle(T + round * 1000L);
+      if (f.kind() == FaultKind.XID) {
+        xids.add(f.xid());
+      }
+    }
+    assertThat(xids).containsExactly(94, 48, 119, 79);
+  }
+
+  @Test
   void placesFaultsAtFixedPlacesForAGivenFleet() {
     List<String> first =
         demo.start(T).stream().map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu()).toList();
@@ -45,7 +62,7 @@ class DemoScenarioTest {
                 .map(f -> f.kind().word() + "@" + f.node() + "/" + f.gpu())
                 .toList();
 
-    assertThat(second).isEqualTo(first).contains("thermal-throttle@gpu-node-048/0");
+    assertThat(second).isEqualTo(first).contains("xid@gpu-node-003/1");
   }
 
   @Test
@@ -53,23 +70,32 @@ class DemoScenarioTest {
     Set<String> persistent = new HashSet<>(demo.start(T).stream().map(Fault::node).toList());
     Set<FaultKind> kinds = new HashSet<>();
     long t = T + DemoScenario.FIRST_CYCLE_DELAY_MILLIS;
-    for (int round = 0; round < 7; round++, t += DemoScenario.CYCLE_PERIOD_MILLIS) {
+    int rounds = DemoScenario.CYCLE.size();
+    for (int round = 0; round < rounds; round++, t += DemoScenario.CYCLE_PERIOD_MILLIS) {
       Fault cycled = demo.cycle(t);
       kinds.add(cycled.kind());
 
-      long open = t + 1_000;
+      long open = t + 30_000;
       long resolved = t + DemoScenario.CYCLE_FAULT_MILLIS;
 
       assertThat(cycled.endMillis() - cycled.startMillis())
           .isEqualTo(DemoScenario.CYCLE_FAULT_MILLIS);
       assertThat(persistent).doesNotContain(cycled.node());
-      assertThat(fleet.page(cycled.node(), open)).isNotEqualTo(healthy.page(cycled.node(), open));
-      assertThat(fleet.page(cycled.node(), resolved))
-          .isEqualTo(healthy.page(cycled.node(), resolved));
-      assertThat(faults.current(open)).hasSize(8).contains(cycled);
-      assertThat(faults.current(resolved)).hasSize(7).doesNotContain(cycled);
+      if (cycled.kind() == FaultKind.TELEMETRY_STALE) {
+        assertThat(fleet.silence(cycled.node(), open)).contains(cycled);
+        assertThat(fleet.silence(cycled.node(), resolved)).isEmpty();
+      } else {
+        assertThat(fleet.page(cycled.node(), open)).isNotEqualTo(healthy.page(cycled.node(), open));
+      }
+      assertThat(Gauges.of(fleet, cycled.node(), resolved))
+          .isEqualTo(Gauges.of(healthy, cycled.node(), resolved));
+      assertThat(faults.current(open)).hasSize(10).contains(cycled);
+      assertThat(faults.current(resolved)).hasSize(9).doesNotContain(cycled);
     }
-    assertThat(kinds).containsExactlyInAnyOrder(FaultKind.values());
+    kinds.addAll(DemoScenario.PERSISTENT);
+    assertThat(kinds)
+        .as("every kind shows in the demo")
+        .containsExactlyInAnyOrder(FaultKind.values());
   }
 
   @Test
@@ -79,6 +105,9 @@ class DemoScenarioTest {
         new DemoScenario(new SimulatedFleet(2, 2, "n", 1, T, book), book, 1).start(T);
 
     assertThat(injected).hasSize(4);
+    assertThat(injected)
+        .extracting(Fault::kind)
+        .containsExactlyElementsOf(DemoScenario.PERSISTENT.subList(0, 4));
     assertThat(injected).extracting(f -> f.node() + "/" + f.gpu()).doesNotHaveDuplicates();
   }
 }

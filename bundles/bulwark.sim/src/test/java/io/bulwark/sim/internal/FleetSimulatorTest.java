@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -190,7 +191,7 @@ class FleetSimulatorTest {
   }
 
   @Test
-  void theDemoScenarioRunsHealthyThenInjectsOneFaultOfEachKind() throws Exception {
+  void theDemoScenarioRunsHealthyThenInjectsItsPersistentFaults() throws Exception {
     start(Scenario.DEMO);
     assertThat(new JsonArray(get(url("/sim/faults")).body()))
         .as("faults right after start")
@@ -198,7 +199,7 @@ class FleetSimulatorTest {
 
     long deadline = System.currentTimeMillis() + DemoScenario.FIRST_FAULTS_DELAY_MILLIS + 5_000;
     JsonArray faults = new JsonArray(get(url("/sim/faults")).body());
-    while (faults.size() < 7 && System.currentTimeMillis() < deadline) {
+    while (faults.size() < 9 && System.currentTimeMillis() < deadline) {
       Thread.sleep(200);
       faults = new JsonArray(get(url("/sim/faults")).body());
     }
@@ -208,10 +209,39 @@ class FleetSimulatorTest {
             "xid",
             "ecc-dbe",
             "row-remap-failure",
+            "nvlink-errors",
+            "pcie-downtrained",
             "thermal-throttle",
             "power-throttle",
             "straggler",
             "gpu-missing");
+  }
+
+  @Test
+  void aStaleNodeClosesTheConnectionOrHangsAndAnswersAgainOnceDeleted() throws Exception {
+    start(Scenario.NONE);
+    String page = url("/nodes/gpu-node-007/metrics");
+    JsonObject closing =
+        new JsonObject(post("{\"node\":\"gpu-node-007\",\"kind\":\"telemetry-stale\"}").body());
+    assertThat(closing.getString("mode")).isEqualTo("close");
+
+    assertThatThrownBy(() -> get(page)).isInstanceOf(IOException.class);
+    assertThat(get(url("/nodes/gpu-node-008/metrics")).statusCode()).isEqualTo(200);
+
+    assertThat(delete(closing.getString("id")).statusCode()).isEqualTo(204);
+    assertThat(get(page).statusCode()).isEqualTo(200);
+
+    JsonObject hanging =
+        new JsonObject(
+            post("{\"node\":\"gpu-node-007\",\"kind\":\"telemetry-stale\",\"mode\":\"hang\"}")
+                .body());
+    HttpRequest scrape =
+        HttpRequest.newBuilder(URI.create(page)).timeout(Duration.ofMillis(800)).build();
+    assertThatThrownBy(() -> HTTP.send(scrape, HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(HttpTimeoutException.class);
+
+    assertThat(delete(hanging.getString("id")).statusCode()).isEqualTo(204);
+    assertThat(get(page).statusCode()).isEqualTo(200);
   }
 
   @Test
