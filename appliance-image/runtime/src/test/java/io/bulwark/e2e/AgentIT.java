@@ -1,7 +1,6 @@
 package io.bulwark.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -20,17 +19,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The exported GPU node agent (agent.jar) against a stand-in NVML library: no GPU exists where this
  * test runs, so it builds bulwark.telemetry.nvml's fake_nvml.c (which follows the NVML ABI) with
- * gcc, starts the agent with it on jna.library.path, and scrapes its shipped endpoint
- * (127.0.0.1:9400, from bulwark.config.agent).
+ * gcc, starts the agent with it on jna.library.path and on a free loopback port given through
+ * BULWARK_AGENT_PORT (the shipped 9400 of bulwark.config.agent may be taken by a simulator or
+ * another agent), and scrapes that endpoint.
  */
 class AgentIT {
-  private static final int PORT = 9400;
   private static final Path SOURCE =
       Path.of("../../bundles/bulwark.telemetry.nvml/src/test/c/fake_nvml.c");
 
   @Test
   void theAgentServesTheGpusOfTheNodeAsADcgmExporterPage() throws Exception {
-    assumeTrue(portFree(), "port " + PORT + " is in use: another agent or simulator runs here");
+    int port = freePort();
     Path agentJar = Path.of(System.getProperty("bulwark.demo.jar")).resolveSibling("agent.jar");
     Path work = Path.of(System.getProperty("bulwark.e2e.dir")).resolve("agent");
     Path lib = work.resolve("lib");
@@ -47,7 +46,7 @@ class AgentIT {
             "gpu 0 power_mw 250000",
             "xid 0 79"));
 
-    Process agent =
+    ProcessBuilder start =
         new ProcessBuilder(
                 "java",
                 "-Djna.library.path=" + lib.toAbsolutePath(),
@@ -55,10 +54,11 @@ class AgentIT {
                 agentJar.toAbsolutePath().toString())
             .directory(work.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("agent.log").toFile()))
-            .start();
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("agent.log").toFile()));
+    start.environment().put("BULWARK_AGENT_PORT", Integer.toString(port));
+    Process agent = start.start();
     try {
-      String page = scrapeUntil("DCGM_FI_DEV_XID_ERRORS{", "} 79");
+      String page = scrapeUntil(port, "DCGM_FI_DEV_XID_ERRORS{", "} 79");
 
       assertThat(page)
           .contains("bulwark_nvml_up{Hostname=")
@@ -76,11 +76,10 @@ class AgentIT {
     }
   }
 
-  private static boolean portFree() {
-    try (ServerSocket socket = new ServerSocket(PORT, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException inUse) {
-      return false;
+  /** Returns a loopback port that was free a moment ago (the agent binds it right after). */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
     }
   }
 
@@ -103,10 +102,10 @@ class AgentIT {
   }
 
   /** Scrapes until the page has a line with both parts, at most 60 s. */
-  private static String scrapeUntil(String start, String end) throws Exception {
+  private static String scrapeUntil(int port, String start, String end) throws Exception {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/metrics"))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
             .timeout(Duration.ofSeconds(5))
             .build();
     String last = "";

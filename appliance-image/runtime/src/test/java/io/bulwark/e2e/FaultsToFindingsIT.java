@@ -19,20 +19,31 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * End to end through the exported demo jar: the simulator serves dcgm-exporter pages, telemetry
  * scrapes them every second, the detectors judge them, and the findings appear over HTTP on the
- * right node and GPU within 30 s of the fault; after the fault clears they resolve.
+ * right node and GPU within 60 s of the fault; after the fault clears they resolve.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FaultsToFindingsIT {
-  /** One fault of each kind, each on its own busy node of the simulated fleet. */
+  /**
+   * Faults, each on its own busy node of the simulated fleet: the finding kind expected, the node,
+   * the GPU, and the simulator's fault kind where it differs from the finding's. The slow-building
+   * kinds (SBE rate over 10 minutes, a temperature creeping to its slowdown point, PCIe replays
+   * over 2 minutes) are covered by the labelled fault suite instead.
+   */
   private static final List<Object[]> FAULTS =
       List.of(
-          new Object[] {"xid", "gpu-node-003", 1},
-          new Object[] {"ecc-dbe", "gpu-node-004", 2},
-          new Object[] {"row-remap-failure", "gpu-node-005", 3},
-          new Object[] {"thermal-throttle", "gpu-node-006", 4},
-          new Object[] {"power-throttle", "gpu-node-007", 5},
-          new Object[] {"straggler", "gpu-node-008", 6},
-          new Object[] {"gpu-missing", "gpu-node-009", 7});
+          new Object[] {"xid", "gpu-node-003", 1, "xid"},
+          new Object[] {"ecc-dbe", "gpu-node-004", 2, "ecc-dbe"},
+          new Object[] {"row-remap-failure", "gpu-node-005", 3, "row-remap-failure"},
+          new Object[] {"thermal-throttle", "gpu-node-006", 4, "thermal-throttle"},
+          new Object[] {"power-throttle", "gpu-node-007", 5, "power-throttle"},
+          new Object[] {"straggler", "gpu-node-008", 6, "straggler"},
+          new Object[] {"gpu-missing", "gpu-node-009", 7, "gpu-missing"},
+          new Object[] {"nvlink-errors", "gpu-node-010", 0, "nvlink-errors"},
+          new Object[] {"row-remap-pending", "gpu-node-011", 1, "row-remap-pending"},
+          new Object[] {"retired-pages-pending", "gpu-node-012", 2, "retired-pages-pending"},
+          new Object[] {"row-remap-failure", "gpu-node-013", 3, "spare-rows-low"},
+          new Object[] {"pcie-downtrained", "gpu-node-014", 4, "pcie-downtrained"},
+          new Object[] {"telemetry-stale", "gpu-node-015", -1, "telemetry-stale"});
 
   private static RunningAppliance bulwark;
   private static final Map<String, String> faultIds = new LinkedHashMap<>();
@@ -69,15 +80,17 @@ class FaultsToFindingsIT {
 
   @Test
   @Order(2)
-  void everyInjectedFaultBecomesAnOpenFindingOfItsKindOnItsGpuWithin30Seconds() throws Exception {
+  void everyInjectedFaultBecomesAnOpenFindingOfItsKindOnItsGpuWithin60Seconds() throws Exception {
     long injected = System.nanoTime();
     for (Object[] f : FAULTS) {
-      JsonObject fault = new JsonObject().put("kind", f[0]).put("node", f[1]).put("gpu", f[2]);
+      JsonObject fault =
+          new JsonObject().put("kind", f[3]).put("node", f[1]).put("gpu", Math.max(0, (int) f[2]));
       HttpResponse<String> r = bulwark.send("POST", bulwark.simUrl("/sim/faults"), fault.encode());
       assertThat(r.statusCode()).as("inject %s", fault).isEqualTo(201);
       faultIds.put((String) f[0], new JsonObject(r.body()).getString("id"));
     }
-    long deadline = injected + Duration.ofSeconds(30).toNanos();
+    // 60 s: a sustained 10% straggler and a node gone silent for 30 s take the longest.
+    long deadline = injected + Duration.ofSeconds(60).toNanos();
     List<Object[]> missing = FAULTS;
     while (System.nanoTime() < deadline) {
       JsonArray open = openFindings();
@@ -124,11 +137,13 @@ class FaultsToFindingsIT {
     }
     long cleared = System.nanoTime();
     awaitJson("/api/v1/findings?state=open", null, Duration.ofSeconds(60));
-    long deadline = cleared + Duration.ofSeconds(60).toNanos();
+    // Rates over a 60-s window (NVLink errors) fall below their threshold within it; the XID is
+    // held 30 s; every finding then waits out 10 s of hysteresis.
+    long deadline = cleared + Duration.ofSeconds(90).toNanos();
     while (!openFindings().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(500);
     }
-    assertThat(openFindings()).as("open findings 60 s after the faults cleared").isEmpty();
+    assertThat(openFindings()).as("open findings 90 s after the faults cleared").isEmpty();
     System.out.printf(
         "all findings resolved %.1f s after the faults cleared%n",
         (System.nanoTime() - cleared) / 1e9);
