@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  *
  * <table>
  *   <caption>Variables</caption>
- *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file lives in it</td></tr>
+ *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file, secrets, TLS keystore, audit log and telemetry roll-ups live in it</td></tr>
  *   <tr><td>BULWARK_HTTP_PORT</td><td>refused: the admin plane listens on HTTPS only</td></tr>
  *   <tr><td>BULWARK_DEVELOPMENT_MODE</td><td>io.bulwark.security.secrets developmentMode</td></tr>
  *   <tr><td>BULWARK_TPM_TCTI</td><td>io.bulwark.security.tpm tcti</td></tr>
@@ -65,6 +65,7 @@ final class EnvironmentSettings {
       put(o, STORE_PID, "dataDir", dir.toString());
       put(o, SIM_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
       put(o, TELEMETRY_PID, "fileSd", dir.resolve(DEMO_TARGETS_FILE).toString());
+      put(o, TELEMETRY_PID, "rollupFolder", dir.resolve("rollups").toString());
       put(o, SECRETS_PID, "folder", dir.resolve("secrets").toString());
       put(o, TLS_PID, "keystore", dir.resolve("tls").resolve("admin.bcfks").toString());
       put(o, AUDIT_PID, "folder", dir.resolve("audit").toString());

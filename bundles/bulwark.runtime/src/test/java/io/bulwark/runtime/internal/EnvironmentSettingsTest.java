@@ -25,7 +25,8 @@ class EnvironmentSettingsTest {
     assertThat(s.overridesFor("io.bulwark.sim"))
         .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
     assertThat(s.overridesFor("io.bulwark.telemetry"))
-        .containsEntry("fileSd", dir.resolve("sim-targets.json").toString());
+        .containsEntry("fileSd", dir.resolve("sim-targets.json").toString())
+        .containsEntry("rollupFolder", dir.resolve("rollups").toString());
     assertThat(s.overridesFor("io.bulwark.security.secrets"))
         .containsEntry("folder", dir.resolve("secrets").toString());
     assertThat(s.overridesFor("io.bulwark.security.tls"))

@@ -26,7 +26,8 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Telemetry of the GPU fleet: scrapes the dcgm-exporters listed in the file_sd targets file every
- * interval, keeps their recent samples in memory, and provides {@link TelemetryQuery} (to the
+ * interval, keeps their recent samples and minute roll-ups in memory (archiving the roll-ups to
+ * hourly files when a roll-up folder is configured), and provides {@link TelemetryQuery} (to the
  * detectors and the web API) and {@link TelemetryTargets} (how each scrape target is doing).
  * Configured by PID {@code io.bulwark.telemetry} ({@link TelemetryConfig}); runs with the defaults
  * when there is no configuration.
@@ -43,6 +44,7 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   private static final System.Logger LOG = System.getLogger(DcgmTelemetry.class.getName());
   private static final long FILE_POLL_MILLIS = 1000;
+  private static final long MIN_ROLLUP_GRACE_MILLIS = 5000;
 
   private final Vertx vertx;
   private final SeriesStore store;
@@ -50,6 +52,7 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   private final TargetsFileWatcher watcher;
   private final ScrapeTarget fileTarget;
   private final long filePoll;
+  private final RollupArchive archive;
 
   /**
    * Starts telemetry with the shared Vert.x instance.
@@ -59,8 +62,19 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   @Activate
   public DcgmTelemetry(@Reference Vertx vertx, TelemetryConfig config) {
     TelemetryOptions options = TelemetryOptions.from(config);
+    RollupOptions rollups = RollupOptions.from(config);
     this.vertx = vertx;
-    this.store = new SeriesStore(options.retentionSamples());
+    this.store = new SeriesStore(options.retentionSamples(), rollups.minutes());
+    this.archive =
+        rollups.archived()
+            ? new RollupArchive(
+                store,
+                rollups,
+                Math.max(
+                    MIN_ROLLUP_GRACE_MILLIS,
+                    options.scrapeIntervalMillis() + options.scrapeTimeoutMillis()),
+                System::currentTimeMillis)
+            : null;
     this.loop = new ScrapeLoop(vertx, store, options, System::currentTimeMillis);
     this.watcher = new TargetsFileWatcher(options.fileSd(), loop::setTargets);
     this.fileTarget =
@@ -71,6 +85,9 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
             Map.of("source", "file_sd"));
     watcher.poll();
     loop.start();
+    if (archive != null) {
+      archive.start();
+    }
     this.filePoll =
         vertx.setPeriodic(
             FILE_POLL_MILLIS,
@@ -84,18 +101,26 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
     LOG.log(
         Level.INFO,
         "Telemetry started: scraping the targets in {0} every {1} ms (timeout {2} ms),"
-            + " keeping {3} samples per series",
+            + " keeping {3} samples and {4} minutes of roll-ups per series; roll-up files: {5}",
         options.fileSd(),
         options.scrapeIntervalMillis(),
         options.scrapeTimeoutMillis(),
-        options.retentionSamples());
+        options.retentionSamples(),
+        rollups.minutes(),
+        rollups.archived() ? rollups.folder() : "none");
   }
 
-  /** Stops scraping and polling; the samples kept so far go with the component. */
+  /**
+   * Stops scraping and polling and writes the minutes closed so far to the roll-up folder; the
+   * samples kept in memory go with the component.
+   */
   @Deactivate
   void stop() {
     vertx.cancelTimer(filePoll);
     loop.close();
+    if (archive != null) {
+      archive.close();
+    }
   }
 
   @Override
@@ -137,5 +162,15 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   @Override
   public Sample latest(SeriesId series) {
     return store.latest(series);
+  }
+
+  /**
+   * Returns the one-minute roll-ups (min, avg, max, count) of {@code series} that start at or after
+   * {@code fromMillis}, oldest first: closed minutes only, over the last {@code rollupHours}
+   * (restored from the roll-up folder after a restart). Empty if the series is unknown or roll-ups
+   * are off. Thread-safe; never blocks on a scrape.
+   */
+  public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
+    return store.rollup(series, fromMillis);
   }
 }

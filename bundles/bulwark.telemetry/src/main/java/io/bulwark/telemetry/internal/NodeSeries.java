@@ -21,13 +21,16 @@ import java.util.concurrent.ConcurrentHashMap;
 final class NodeSeries {
   private final NodeId id;
   private final int capacity;
+  private final int rollupMinutes;
   private final Map<String, MetricSlots> metrics = new ConcurrentHashMap<>();
   private volatile List<Gpu> reportedGpus = List.of();
   private volatile long lastScrapeMillis = Long.MIN_VALUE;
+  private volatile boolean live;
 
-  NodeSeries(NodeId id, int capacity) {
+  NodeSeries(NodeId id, int capacity, int rollupMinutes) {
     this.id = id;
     this.capacity = capacity;
+    this.rollupMinutes = rollupMinutes;
   }
 
   NodeId id() {
@@ -43,7 +46,34 @@ final class NodeSeries {
     if (slots == null) {
       slots = metrics.computeIfAbsent(metric, m -> new MetricSlots());
     }
-    return slots.ring(gpu + 1, capacity);
+    return slots.ring(gpu + 1, capacity, rollupMinutes);
+  }
+
+  /**
+   * Marks the node as scraped in this run, as opposed to known only from roll-ups read back from
+   * files.
+   */
+  void markLive() {
+    if (!live) {
+      live = true;
+    }
+  }
+
+  boolean live() {
+    return live;
+  }
+
+  /** Calls {@code visitor} with every series of the node, in no particular order. */
+  void forEachSeries(SeriesStore.SeriesVisitor visitor) {
+    metrics.forEach(
+        (metric, slots) -> {
+          SeriesRing[] rings = slots.rings;
+          for (int slot = 0; slot < rings.length; slot++) {
+            if (rings[slot] != null) {
+              visitor.visit(id, slot - 1, metric, rings[slot]);
+            }
+          }
+        });
   }
 
   /** Returns the ring of {@code metric} on GPU {@code gpu}, or null if there is none. */
@@ -91,18 +121,18 @@ final class NodeSeries {
       return slot < current.length ? current[slot] : null;
     }
 
-    SeriesRing ring(int slot, int capacity) {
+    SeriesRing ring(int slot, int capacity, int rollupMinutes) {
       SeriesRing ring = existing(slot);
-      return ring != null ? ring : create(slot, capacity);
+      return ring != null ? ring : create(slot, capacity, rollupMinutes);
     }
 
-    private synchronized SeriesRing create(int slot, int capacity) {
+    private synchronized SeriesRing create(int slot, int capacity, int rollupMinutes) {
       SeriesRing[] current = rings;
       if (slot < current.length && current[slot] != null) {
         return current[slot];
       }
       SeriesRing[] grown = Arrays.copyOf(current, Math.max(current.length, slot + 1));
-      grown[slot] = new SeriesRing(capacity);
+      grown[slot] = new SeriesRing(capacity, rollupMinutes);
       rings = grown;
       return grown[slot];
     }

@@ -19,26 +19,74 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The in-memory store of recent samples, per node, metric and GPU, each series in a ring of {@code
  * retention} samples. Scrapes write through {@link #node}; the telemetry component answers {@link
- * TelemetryQuery} from it. Thread-safe; reads never wait for a scrape to finish and return copies.
+ * TelemetryQuery} from it. Each series may also keep minute roll-ups of its last hours ({@link
+ * #rollup}). Thread-safe; reads never wait for a scrape to finish and return copies.
  */
 public final class SeriesStore implements TelemetryQuery {
   private final int retention;
+  private final int rollupMinutes;
   private final Map<NodeId, NodeSeries> nodes = new ConcurrentHashMap<>();
 
   /** Creates a store that keeps the newest {@code retention} samples of every series. */
   public SeriesStore(int retention) {
+    this(retention, 0);
+  }
+
+  /**
+   * Creates a store that keeps the newest {@code retention} samples of every series and the
+   * roll-ups of its last {@code rollupMinutes} minutes (none if 0).
+   */
+  public SeriesStore(int retention, int rollupMinutes) {
     if (retention < 1) {
       throw new IllegalArgumentException("retention must be at least one sample, not " + retention);
     }
+    if (rollupMinutes < 0) {
+      throw new IllegalArgumentException(
+          "roll-ups must keep zero or more minutes, not " + rollupMinutes);
+    }
     this.retention = retention;
+    this.rollupMinutes = rollupMinutes;
   }
 
   /** Returns the record of {@code node} for a scrape to write into, creating it. */
   NodeSeries node(NodeId node) {
+    NodeSeries series = known(node);
+    series.markLive();
+    return series;
+  }
+
+  private NodeSeries known(NodeId node) {
     NodeSeries series = nodes.get(node);
     return series != null
         ? series
-        : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention));
+        : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention, rollupMinutes));
+  }
+
+  /**
+   * Returns the ring of {@code series} for roll-ups read back from files, creating it; a node known
+   * only this way is not listed by {@link #nodes()} until it is scraped.
+   */
+  SeriesRing ringForRestore(SeriesId series) {
+    return known(series.node()).ringForWriting(series.metric(), series.gpu());
+  }
+
+  /** Calls {@code visitor} with every series of the store, in no particular order. */
+  void forEachSeries(SeriesVisitor visitor) {
+    nodes.values().forEach(node -> node.forEachSeries(visitor));
+  }
+
+  int rollupMinutes() {
+    return rollupMinutes;
+  }
+
+  /**
+   * Returns the minute roll-ups of {@code series} that start at or after {@code fromMillis}, oldest
+   * first; closed minutes only (the minute being filled is not included). Empty if the series is
+   * unknown or roll-ups are off. Thread-safe; the list is a copy.
+   */
+  public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
+    SeriesRing ring = ring(series);
+    return ring == null ? List.of() : ring.rollup(fromMillis);
   }
 
   /** Returns the record of {@code node}, or null if telemetry has never heard of it. */
@@ -62,7 +110,14 @@ public final class SeriesStore implements TelemetryQuery {
 
   @Override
   public Set<NodeId> nodes() {
-    return Collections.unmodifiableSortedSet(new TreeSet<>(nodes.keySet()));
+    TreeSet<NodeId> live = new TreeSet<>();
+    nodes.forEach(
+        (id, node) -> {
+          if (node.live()) {
+            live.add(id);
+          }
+        });
+    return Collections.unmodifiableSortedSet(live);
   }
 
   @Override
@@ -98,5 +153,11 @@ public final class SeriesStore implements TelemetryQuery {
   private SeriesRing ring(SeriesId series) {
     NodeSeries node = nodes.get(Objects.requireNonNull(series, "series").node());
     return node == null ? null : node.ring(series.metric(), series.gpu());
+  }
+
+  /** Receives the series of the store, one at a time. */
+  @FunctionalInterface
+  interface SeriesVisitor {
+    void visit(NodeId node, int gpu, String metric, SeriesRing ring);
   }
 }

@@ -5,8 +5,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
  * Configuration of telemetry (PID {@code io.bulwark.telemetry}): where the scrape targets are
- * listed, how often and how patiently they are scraped, and how many samples of each series are
- * kept. Read once, on activation, into {@link TelemetryOptions}.
+ * listed, how often and how patiently they are scraped, how many samples of each series are kept,
+ * and how minute roll-ups are kept and archived. Read once, on activation, into {@link
+ * TelemetryOptions} and {@link RollupOptions}.
  */
 @ObjectClassDefinition(
     name = "Bulwark telemetry",
@@ -39,4 +40,30 @@ public @interface TelemetryConfig {
           "How many of the newest samples are kept per series (600 at one scrape a second is ten"
               + " minutes). At least 10.")
   int retentionSamples() default 600;
+
+  @AttributeDefinition(
+      name = "Roll-up window (hours)",
+      description =
+          "How many hours of one-minute roll-ups (min, avg, max, count) are kept in memory per"
+              + " series, about 5 KB per series at 6 hours. 0 turns roll-ups off; at most 24.")
+  int rollupHours() default 6;
+
+  @AttributeDefinition(
+      name = "Roll-up folder",
+      description =
+          "Folder where the closed minutes of every series are archived, one file per hour, and read"
+              + " back on start. Empty: roll-ups are kept in memory only.")
+  String rollupFolder() default "";
+
+  @AttributeDefinition(
+      name = "Roll-up file retention (days)",
+      description = "Roll-up files older than this many days are deleted. At least 1.")
+  int rollupRetentionDays() default 7;
+
+  @AttributeDefinition(
+      name = "Roll-up write interval (minutes)",
+      description =
+          "How often the closed minutes are written to the roll-up folder, in minutes (1 to 60). A"
+              + " crash loses at most this many minutes.")
+  int rollupFlushMinutes() default 1;
 }

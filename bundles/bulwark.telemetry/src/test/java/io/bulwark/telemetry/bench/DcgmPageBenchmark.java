@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,8 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Measures how many samples one thread parses and files per second: a realistic dcgm-exporter page
  * (8 GPUs x 30 fields, HELP and TYPE lines, dcgm-exporter's full label set) is parsed and ingested
- * into the ring buffers, as one scrape does. The score is in samples per second (one operation =
- * one sample). Run it as BENCHMARK.md says; it is not a test and never runs in {@code mvn verify}.
+ * into the ring buffers, as one scrape does, with minute roll-ups off ({@code rollupHours=0}) and
+ * on (6 hours). The score is in samples per second (one operation = one sample). Run it as
+ * BENCHMARK.md says; it is not a test and never runs in {@code mvn verify}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -38,6 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DcgmPageBenchmark {
   static final int GPUS = 8;
   static final int SAMPLES_PER_PAGE = GPUS * 30;
+
+  @Param({"0", "6"})
+  public int rollupHours;
 
   private byte[] page;
   private ExpositionParser parser;
@@ -51,7 +56,8 @@ public class DcgmPageBenchmark {
     parser = new ExpositionParser();
     filer =
         new DcgmSampleFiler(
-            new SeriesStore(600), new ScrapeTarget("10.0.0.7:9400", null, null, Map.of()));
+            new SeriesStore(600, rollupHours * 60),
+            new ScrapeTarget("10.0.0.7:9400", null, null, Map.of()));
     scrapeMillis = 1_700_000_000_000L;
     if (scrape().samples() != SAMPLES_PER_PAGE || filer.filed() != SAMPLES_PER_PAGE) {
       throw new IllegalStateException("the page did not file " + SAMPLES_PER_PAGE + " samples");

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -133,5 +134,38 @@ class DcgmTelemetryTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("scrapeTimeoutMillis")
         .hasMessageContaining("1000");
+  }
+
+  @Test
+  void restoresTheRollupsOfThePreviousRunOnStart() throws Exception {
+    Path folder = dir.resolve("rollups");
+    SeriesId temp = SeriesId.of(NODE, 2, DcgmField.GPU_TEMP);
+    long now = System.currentTimeMillis();
+    long start = (now / 60_000 - 10) * 60_000;
+    SeriesStore previous = new SeriesStore(600, 360);
+    AtomicLong clock = new AtomicLong(start);
+    RollupArchive archive =
+        new RollupArchive(previous, new RollupOptions(360, folder, 14, 1), 5000, clock::get);
+    for (long t = start; t < start + 5 * 60_000; t += 15_000) {
+      previous.append(temp, t, 50 + (t / 15_000) % 4);
+    }
+    clock.set(start + 5 * 60_000 + 5000);
+    archive.close();
+    assertThat(previous.rollup(temp, 0)).hasSize(5);
+
+    DcgmTelemetry telemetry =
+        new DcgmTelemetry(
+            vertx,
+            TelemetryOptionsTest.config(
+                dir.resolve("none.json").toString(), 400, 300, 10, 6, folder.toString(), 14, 1));
+    try {
+      waitFor(
+          "the restore on the writer thread",
+          () -> telemetry.rollup(temp, 0).equals(previous.rollup(temp, 0)));
+      assertThat(telemetry.rollup(temp, start + 3 * 60_000)).hasSize(2);
+      assertThat(telemetry.nodes()).as("known from roll-ups only, not scraped").isEmpty();
+    } finally {
+      telemetry.stop();
+    }
   }
 }

@@ -11,8 +11,21 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TelemetryOptionsTest {
 
-  /** Builds the configuration DS would hand over. */
+  /** Builds the configuration DS would hand over, with the default roll-up settings. */
   static TelemetryConfig config(String fileSd, long interval, long timeout, int retention) {
+    return config(fileSd, interval, timeout, retention, 6, "", 14, 1);
+  }
+
+  /** Builds the configuration DS would hand over. */
+  static TelemetryConfig config(
+      String fileSd,
+      long interval,
+      long timeout,
+      int retention,
+      int rollupHours,
+      String rollupFolder,
+      int rollupRetentionDays,
+      int rollupFlushMinutes) {
     return new TelemetryConfig() {
       @Override
       public Class<? extends Annotation> annotationType() {
@@ -37,6 +50,26 @@ class TelemetryOptionsTest {
       @Override
       public int retentionSamples() {
         return retention;
+      }
+
+      @Override
+      public int rollupHours() {
+        return rollupHours;
+      }
+
+      @Override
+      public String rollupFolder() {
+        return rollupFolder;
+      }
+
+      @Override
+      public int rollupRetentionDays() {
+        return rollupRetentionDays;
+      }
+
+      @Override
+      public int rollupFlushMinutes() {
+        return rollupFlushMinutes;
       }
     };
   }
@@ -74,5 +107,38 @@ class TelemetryOptionsTest {
     assertThatThrownBy(() -> TelemetryOptions.from(config("bad\u0000name", 1000, 800, 600)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("fileSd is not a valid path");
+  }
+
+  @Test
+  void convertsTheRollupSettings() {
+    RollupOptions options =
+        RollupOptions.from(
+            config("t.json", 1000, 800, 600, 6, " /var/lib/bulwark/rollups ", 14, 2));
+
+    assertThat(options)
+        .isEqualTo(new RollupOptions(360, Path.of("/var/lib/bulwark/rollups"), 14, 2));
+    assertThat(options.archived()).isTrue();
+    assertThat(RollupOptions.from(config("t.json", 1000, 800, 600)).archived()).isFalse();
+    assertThat(RollupOptions.from(config("t.json", 1000, 800, 600, 0, "/r", 14, 1)).archived())
+        .isFalse();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      -1 | 14 | 1  | rollupHours must be between 0 and 24, got -1
+      25 | 14 | 1  | rollupHours must be between 0 and 24, got 25
+      6  | 0  | 1  | rollupRetentionDays must be at least 1, got 0
+      6  | 14 | 0  | rollupFlushMinutes must be between 1 and 60, got 0
+      6  | 14 | 61 | rollupFlushMinutes must be between 1 and 60, got 61
+      """)
+  void refusesInvalidRollupSettingsNamingPropertyAndValue(
+      int hours, int days, int flush, String message) {
+    assertThatThrownBy(
+            () -> RollupOptions.from(config("t.json", 1000, 800, 600, hours, "r", days, flush)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
   }
 }
