@@ -55,8 +55,15 @@ final class AuditKeys {
       } else {
         byte[] key = new byte[HMAC_KEY_BYTES];
         FipsCrypto.drbg().nextBytes(key);
-        write(HMAC_NAME, key, "HMAC key");
+        // In use before it is stored: storing it is itself audited, and that record must be sealed
+        // with this key, not make another.
         hmacKey = key;
+        try {
+          write(HMAC_NAME, key, "HMAC key");
+        } catch (RuntimeException e) {
+          hmacKey = null;
+          throw e;
+        }
         LOG.log(
             Level.INFO, "Made the audit HMAC key (256 bits, FIPS DRBG) for the new log {0}", log);
       }

@@ -71,7 +71,10 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     this.clock = clock;
     this.anchor = new AuditAnchor(options.logFile());
     try {
-      opened();
+      AuditFile log = opened();
+      // Load or make the HMAC key now, before anyone can append: storing a new key is audited by
+      // the secret store, which must not happen in the middle of an append.
+      keys.hmacForAppend(log.size() == 0, log.path().toString());
     } catch (AuditUnavailableException e) {
       LOG.log(
           Level.ERROR,
