@@ -7,7 +7,9 @@ import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -70,6 +72,12 @@ public final class PcieLinkDetector implements Detector {
               Flags.latest(context, gpu, DcgmField.PCIE_MAX_LINK_GEN, from),
               busy));
     }
+    Map<List<Object>, List<Link>> groups = new HashMap<>();
+    for (Link link : links) {
+      groups
+          .computeIfAbsent(List.of(link.gpu.node(), link.gpu.model()), k -> new ArrayList<>())
+          .add(link);
+    }
     List<Condition> conditions = new ArrayList<>();
     for (Link link : links) {
       double widthShare = shareBelow(link.width, link.maxWidth);
@@ -81,7 +89,7 @@ public final class PcieLinkDetector implements Detector {
         continue;
       }
       double genShare = shareBelow(link.gen, link.maxGen);
-      double peerGen = highestPeerGen(link, links);
+      double peerGen = highestPeerGen(link, groups.get(List.of(link.gpu.node(), link.gpu.model())));
       double gen = RobustStatistics.median(link.gen);
       if (genShare >= options.sustainedFraction() && peerGen > gen) {
         conditions.add(condition(context, link, false, genShare, peerGen, from));
@@ -141,13 +149,11 @@ public final class PcieLinkDetector implements Detector {
         PERFORMANCE_FACTOR);
   }
 
-  private static double highestPeerGen(Link link, List<Link> links) {
+  /** Returns the highest link generation among the other busy GPUs of the node and model. */
+  private static double highestPeerGen(Link link, List<Link> sameNodeAndModel) {
     double highest = Double.NaN;
-    for (Link peer : links) {
-      if (peer == link
-          || !peer.busy
-          || !peer.gpu.node().equals(link.gpu.node())
-          || !peer.gpu.model().equals(link.gpu.model())) {
+    for (Link peer : sameNodeAndModel) {
+      if (peer == link || !peer.busy) {
         continue;
       }
       double gen = RobustStatistics.median(peer.gen);

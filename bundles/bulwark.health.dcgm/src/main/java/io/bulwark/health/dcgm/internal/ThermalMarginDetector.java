@@ -9,7 +9,9 @@ import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.Sample;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -65,6 +67,10 @@ public final class ThermalMarginDetector implements Detector {
       readings.add(
           new Reading(gpu, temps, RobustStatistics.median(temps), limit(context, gpu), busy));
     }
+    Map<List<Object>, List<Reading>> groups = new HashMap<>();
+    for (Reading r : readings) {
+      groups.computeIfAbsent(List.of(r.gpu.node(), r.gpu.model()), k -> new ArrayList<>()).add(r);
+    }
     List<Condition> conditions = new ArrayList<>();
     for (Reading r : readings) {
       double share =
@@ -75,7 +81,7 @@ public final class ThermalMarginDetector implements Detector {
                           .count()
                   / r.temps.length
               : 0;
-      double[] peers = peerMedians(r, readings);
+      double[] peers = peerMedians(r, groups.get(List.of(r.gpu.node(), r.gpu.model())));
       double peerMedian = RobustStatistics.median(peers);
       boolean thin = share >= options.sustainedFraction();
       boolean hotterThanPeers =
@@ -154,14 +160,10 @@ public final class ThermalMarginDetector implements Detector {
         1.0);
   }
 
-  private static double[] peerMedians(Reading r, List<Reading> readings) {
-    return readings.stream()
-        .filter(
-            p ->
-                p != r
-                    && p.busy
-                    && p.gpu.node().equals(r.gpu.node())
-                    && p.gpu.model().equals(r.gpu.model()))
+  /** Returns the median temperatures of the other busy GPUs of {@code r}'s node and model. */
+  private static double[] peerMedians(Reading r, List<Reading> sameNodeAndModel) {
+    return sameNodeAndModel.stream()
+        .filter(p -> p != r && p.busy)
         .mapToDouble(p -> p.median)
         .toArray();
   }
