@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,6 +33,12 @@ final class ScrapeLoop implements AutoCloseable {
   private final HttpClientAgent client;
   private final WorkerExecutor parsers;
   private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
+
+  /** How many slots one scrape interval is divided into. */
+  static final int SLOTS = 20;
+
+  static final int CONNECTIONS_PER_ADDRESS = 32;
+
   private volatile long timer = -1;
 
   ScrapeLoop(Vertx vertx, SeriesStore store, TelemetryOptions options, LongSupplier clock) {
@@ -46,19 +53,43 @@ final class ScrapeLoop implements AutoCloseable {
             .setConnectTimeout((int) options.scrapeTimeoutMillis())
             .setKeepAlive(true)
             .setKeepAliveTimeout((int) Math.max(10, 3 * options.scrapeIntervalMillis() / 1000));
-    // Vert.x pools connections per host:port; a few targets may share one exporter address
-    // (different paths),
-    // and a hanging one must not make the others queue behind it.
+    // Vert.x pools connections per host:port; many targets may share one exporter address
+    // (different paths, as the simulator serves them), and a hanging one must not make the others
+    // queue behind it.
     PoolOptions pool =
-        new PoolOptions().setHttp1MaxSize(8).setEventLoopSize(Math.max(1, Math.min(8, cores)));
+        new PoolOptions()
+            .setHttp1MaxSize(CONNECTIONS_PER_ADDRESS)
+            .setEventLoopSize(Math.max(1, Math.min(8, cores)));
     this.client = vertx.createHttpClient(http, pool);
     this.parsers =
         vertx.createSharedWorkerExecutor(PARSER_POOL, Math.max(2, cores / 2), 10, TimeUnit.SECONDS);
   }
 
-  /** Starts scraping every target once per interval. */
+  /**
+   * Starts scraping every target once per interval. The targets are spread over the interval, each
+   * in a slot fixed by its URL (as Prometheus spreads them), so that thousands of targets do not
+   * all start at the same tick and time out behind each other.
+   */
   void start() {
-    timer = vertx.setPeriodic(options.scrapeIntervalMillis(), id -> scrapeAll());
+    long tick = Math.max(1, options.scrapeIntervalMillis() / SLOTS);
+    AtomicLong ticks = new AtomicLong();
+    timer =
+        vertx.setPeriodic(
+            tick, id -> scrapeSlot((int) Math.floorMod(ticks.getAndIncrement(), (long) SLOTS)));
+  }
+
+  /** Scrapes the targets whose slot is {@code slot}. */
+  void scrapeSlot(int slot) {
+    for (TargetScraper scraper : scrapers.values()) {
+      if (slotOf(scraper.target()) == slot) {
+        scraper.scrape();
+      }
+    }
+  }
+
+  /** Returns the slot of the interval in which {@code target} is scraped. */
+  static int slotOf(ScrapeTarget target) {
+    return Math.floorMod(target.url().hashCode() * 0x9E3779B1, SLOTS);
   }
 
   /** Replaces the target list; targets that stay keep their status. */
