@@ -87,7 +87,7 @@ class FaultsToFindingsIT {
           new JsonObject().put("kind", f[3]).put("node", f[1]).put("gpu", Math.max(0, (int) f[2]));
       HttpResponse<String> r = bulwark.send("POST", bulwark.simUrl("/sim/faults"), fault.encode());
       assertThat(r.statusCode()).as("inject %s", fault).isEqualTo(201);
-      faultIds.put((String) f[0], new JsonObject(r.body()).getString("id"));
+      faultIds.put((String) f[3], new JsonObject(r.body()).getString("id"));
     }
     // 60 s: a sustained 10% straggler and a node gone silent for 30 s take the longest.
     long deadline = injected + Duration.ofSeconds(60).toNanos();
