@@ -47,6 +47,7 @@ final class TargetScraper {
   private volatile TargetStatus status;
   private volatile String loggedProblem = "";
   private volatile String lastNode = "";
+  private volatile int lastPageBytes;
 
   TargetScraper(
       ScrapeTarget target,
@@ -159,7 +160,8 @@ final class TargetScraper {
 
   private Future<Buffer> readBody(HttpClientResponse response) {
     Promise<Buffer> body = Promise.promise();
-    Buffer received = Buffer.buffer(64 * 1024);
+    // Sized from the target's previous page, so that a large page is not copied as it grows.
+    Buffer received = Buffer.buffer(Math.max(64 * 1024, lastPageBytes + lastPageBytes / 8));
     response.exceptionHandler(body::tryFail);
     response.handler(
         chunk -> {
@@ -175,6 +177,7 @@ final class TargetScraper {
     response.endHandler(
         end -> {
           if (response.statusCode() == 200) {
+            lastPageBytes = received.length();
             body.tryComplete(received);
           } else {
             String start =
