@@ -7,6 +7,7 @@ import io.bulwark.store.internal.MapDbStore;
 import io.bulwark.store.internal.StoreConfig;
 import io.bulwark.telemetry.internal.DcgmTelemetry;
 import io.bulwark.telemetry.internal.TelemetryConfig;
+import io.bulwark.testing.DetectorDiscovery;
 import io.bulwark.testing.TypedConfig;
 import io.vertx.core.Vertx;
 import java.lang.reflect.InvocationTargetException;
@@ -41,7 +42,7 @@ final class BulwarkPipeline implements AutoCloseable {
     this.vertx = Vertx.vertx();
     this.store =
         new MapDbStore(TypedConfig.of(StoreConfig.class, Map.of("dataDir", dataDir.toString())));
-    this.detectors = DetectorCatalog.onClassPath();
+    this.detectors = DetectorDiscovery.onClassPath().detectors();
     this.baselineHeapBytes = HeapReading.usedAfterFullGc();
     this.telemetry =
         new DcgmTelemetry(

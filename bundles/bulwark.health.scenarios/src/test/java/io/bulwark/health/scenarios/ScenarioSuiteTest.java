@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.FindingKind;
+import io.bulwark.testing.DetectorDiscovery;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

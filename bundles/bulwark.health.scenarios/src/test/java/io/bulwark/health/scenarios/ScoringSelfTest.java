@@ -2,6 +2,7 @@ package io.bulwark.health.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.testing.DetectorDiscovery;
 import io.vertx.core.Vertx;
 import java.util.List;
 import org.junit.jupiter.api.Test;

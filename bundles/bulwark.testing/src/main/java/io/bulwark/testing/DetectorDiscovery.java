@@ -1,7 +1,6 @@
-package io.bulwark.health.scenarios;
+package io.bulwark.testing;
 
 import io.bulwark.api.health.Detector;
-import io.bulwark.testing.TypedConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
@@ -26,16 +25,16 @@ import org.w3c.dom.NodeList;
  * Finds every Declarative Services component on the class path that provides {@link Detector} (from
  * the {@code OSGI-INF/*.xml} descriptors bnd writes) and builds it as Service Component Runtime
  * would without configuration: through its constructor that takes configuration annotations, each
- * with its defaults, or its no-argument constructor. The scenario suite uses it so that a detector
- * added to the bundle takes part without a change here.
+ * with its defaults, or its no-argument constructor. The scenario suite and the ingest benchmark
+ * use it so that a detector added to the bundle takes part without a change there.
  */
-final class DetectorDiscovery {
+public final class DetectorDiscovery {
   private DetectorDiscovery() {}
 
   /** What was found: the detectors built, and the components that could not be built, and why. */
-  record Found(List<Detector> detectors, List<String> skipped) {}
+  public record Found(List<Detector> detectors, List<String> skipped) {}
 
-  static Found onClassPath() {
+  public static Found onClassPath() {
     TreeSet<String> classes = new TreeSet<>();
     try {
       Enumeration<URL> roots = DetectorDiscovery.class.getClassLoader().getResources("OSGI-INF");
