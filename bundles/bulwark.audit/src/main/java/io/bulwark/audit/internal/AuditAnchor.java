@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.regex.Matcher;
@@ -103,13 +104,18 @@ final class AuditAnchor {
             + FipsCrypto.hmacHex(mac, signed(sequence, hash))
             + "\"}\n";
     ByteBuffer buffer = ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII));
+    Path next = file.resolveSibling(file.getFileName() + ".next");
     try (FileChannel channel =
-        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        FileChannel.open(
+            next,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       while (buffer.hasRemaining()) {
-        channel.write(buffer, buffer.position());
+        channel.write(buffer);
       }
-      channel.truncate(buffer.limit());
     }
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   private static String signed(long sequence, String hash) {

@@ -160,7 +160,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     String keyProblem = null;
     if (end > 0) {
       try {
-        mac = keys.hmacForCheck(log.path().toString());
+        mac = checkingKey(log);
       } catch (AuditUnavailableException e) {
         keyProblem = e.getMessage();
       }
@@ -182,7 +182,10 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     if (truncation != null) {
       return new AuditVerification(false, verdict.recordsChecked(), truncatedAt, truncation);
     }
-    String cut = cutNow(log, mac);
+    String cut;
+    synchronized (appending) {
+      cut = cutNow(log, mac);
+    }
     if (cut != null) {
       return new AuditVerification(false, verdict.recordsChecked(), log.lastSequence() + 1, cut);
     }
@@ -205,7 +208,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     Objects.requireNonNull(out, "out");
     AuditFile log = opened();
     try {
-      return SignedExport.write(format, log.channel(), log.size(), keys.signingKeys(), out);
+      return SignedExport.write(format, log.channel(), log.size(), signingKeys(), out);
     } catch (IOException e) {
       throw unreadable(log, e);
     }
@@ -218,7 +221,24 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
 
   @Override
   public String publicKeyPem() {
-    return PublicKeyPem.encode(keys.signingKeys().getPublic());
+    return PublicKeyPem.encode(signingKeys().getPublic());
+  }
+
+  /**
+   * Returns the export signing keys, fetched under the append lock like every audit key: reading or
+   * storing a key goes through the secret store, which records the access by appending here, so the
+   * locks must always be taken in one order (append lock, then the keys, then the store).
+   */
+  private java.security.KeyPair signingKeys() {
+    synchronized (appending) {
+      return keys.signingKeys();
+    }
+  }
+
+  private Mac checkingKey(AuditFile log) {
+    synchronized (appending) {
+      return keys.hmacForCheck(log.path().toString());
+    }
   }
 
   @Deactivate
@@ -332,11 +352,18 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     }
     if (mark == null) {
       if (log.lastSequence() > 0) {
-        LOG.log(
-            Level.WARNING,
-            "The audit log {0} has no anchor yet; one is made now at record {1}",
-            log.path(),
-            log.lastSequence());
+        // A log with records and no anchor: the anchor was deleted (perhaps to hide records cut
+        // from the end) or the log comes from before anchors. Either way it is recorded.
+        problems.add(
+            openingEvent(
+                ANCHOR_ACTION,
+                Map.of(
+                    "problem",
+                    "the anchor "
+                        + anchor.file()
+                        + " is missing although the log holds "
+                        + log.lastSequence()
+                        + " records: records cut from its end before now cannot be ruled out")));
         moveAnchor(log, mac);
       }
       return problems;

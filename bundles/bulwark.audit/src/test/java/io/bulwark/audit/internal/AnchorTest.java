@@ -65,12 +65,17 @@ class AnchorTest {
   }
 
   @Test
-  void withoutTheAnchorCheckTheCutLogWouldVerify() throws Exception {
+  void deletingTheAnchorToHideACutIsRecorded() throws Exception {
     rewrite(folder, lines(folder).subList(0, 17));
     Files.delete(folder.resolve("audit.jsonl.anchor"));
 
     try (FileAuditLog log = open(folder, secrets)) {
-      assertThat(log.verify()).isEqualTo(AuditVerification.intact(17));
+      // The chain alone verifies: only the missing anchor tells.
+      assertThat(log.verify()).isEqualTo(AuditVerification.intact(18));
+      AuditRecord last = log.search(AuditQuery.first(100)).get(17);
+      assertThat(last.event().action()).isEqualTo(FileAuditLog.ANCHOR_ACTION);
+      assertThat(last.event().details().get("problem"))
+          .contains("is missing although the log holds 17 records");
     }
   }
 

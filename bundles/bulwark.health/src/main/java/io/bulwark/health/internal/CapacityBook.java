@@ -18,9 +18,9 @@ import java.util.Map;
  * Books the capacity account over time: after each evaluation, the time since the previous one is
  * booked for every installed GPU as delivered (times its relative performance) or lost, by cause,
  * into the current hour; hours are saved in the {@link CapacityLedger} once a minute and when they
- * end. A gap longer than {@link #LONGEST_STEP_MILLIS} (the appliance was stopped) is not booked:
- * what happened then is unknown. A step that crosses the hour is booked in the hour it began. Used
- * from the engine thread only, except {@link #history}.
+ * end. A gap longer than {@link #LONGEST_STEP_MILLIS} or three evaluation intervals (the appliance
+ * was stopped) is not booked: what happened then is unknown. A step that crosses the hour is booked
+ * in the hour it began. Used from the engine thread only, except {@link #history}.
  */
 final class CapacityBook {
   static final long LONGEST_STEP_MILLIS = 60_000;
@@ -29,19 +29,29 @@ final class CapacityBook {
   private static final System.Logger LOG = System.getLogger(CapacityBook.class.getName());
 
   private final CapacityLedger ledger;
+  private final long longestStepMillis;
   private long lastMillis = -1;
   private long lastSavedMillis;
   private volatile Hour current;
 
   CapacityBook(CapacityLedger ledger) {
+    this(ledger, 0);
+  }
+
+  /**
+   * @param evaluationIntervalMillis how often the engine evaluates: a step of up to three intervals
+   *     (and at least {@link #LONGEST_STEP_MILLIS}) is booked
+   */
+  CapacityBook(CapacityLedger ledger, long evaluationIntervalMillis) {
     this.ledger = ledger;
+    this.longestStepMillis = Math.max(LONGEST_STEP_MILLIS, 3 * evaluationIntervalMillis);
   }
 
   /** Books the time since the previous report under the GPUs' state in {@code report}. */
   void book(CapacityReport report, long nowMillis) {
     long from = lastMillis;
     lastMillis = nowMillis;
-    if (from < 0 || nowMillis <= from || nowMillis - from > LONGEST_STEP_MILLIS) {
+    if (from < 0 || nowMillis <= from || nowMillis - from > longestStepMillis) {
       return;
     }
     Instant hourStart = Instant.ofEpochMilli(from).truncatedTo(ChronoUnit.HOURS);

@@ -116,7 +116,7 @@ public final class HealthEngine implements HealthService {
             () -> UUID.randomUUID().toString());
     this.recorder = new InventoryRecorder(telemetry, fleet);
     this.publisher = new FindingPublisher(findingRepository);
-    this.book = new CapacityBook(ledger);
+    this.book = new CapacityBook(ledger, options.evaluationIntervalMillis());
     long now = clock.millis();
     this.capacity = CapacityReport.of(Instant.ofEpochMilli(now), List.of());
     restoreOpenFindings(now);

@@ -143,13 +143,17 @@ public final class EncryptedSecretStore implements SecretStore {
   }
 
   @Override
-  public synchronized void put(String name, byte[] value) {
+  public void put(String name, byte[] value) {
     Path file = fileOf(name);
     Objects.requireNonNull(value, "value");
+    // Recorded before the store's lock is taken: the audit log may read its own key from here
+    // while it appends, and must never wait for a writer that waits for the audit log.
     trail.record("write", name, true, AuditOutcome.SUCCESS);
     byte[] content = SecretEnvelope.seal(name, value, key.secretKey(), random);
     try {
-      AtomicFile.write(file, content);
+      synchronized (this) {
+        AtomicFile.write(file, content);
+      }
     } catch (IOException e) {
       trail.record("write", name, true, AuditOutcome.FAILURE);
       throw new IllegalStateException(
@@ -176,11 +180,13 @@ public final class EncryptedSecretStore implements SecretStore {
   }
 
   @Override
-  public synchronized void remove(String name) {
+  public void remove(String name) {
     Path file = fileOf(name);
     trail.record("remove", name, true, AuditOutcome.SUCCESS);
     try {
-      AtomicFile.delete(file);
+      synchronized (this) {
+        AtomicFile.delete(file);
+      }
     } catch (IOException e) {
       trail.record("remove", name, true, AuditOutcome.FAILURE);
       throw new IllegalStateException(

@@ -41,6 +41,7 @@ final class SecretAccessTrail {
   private int dropped;
   private volatile AuditLog log;
   private ServiceReference<AuditLog> attached;
+  private ServiceReference<AuditLog> wanted;
 
   /**
    * @param context the secret store's bundle context, to fetch the audit log with; null without
@@ -65,8 +66,16 @@ final class SecretAccessTrail {
    * its key from the secret store.
    */
   void attachLater(ServiceReference<AuditLog> reference) {
+    synchronized (held) {
+      wanted = reference;
+    }
     attacher.execute(
         () -> {
+          synchronized (held) {
+            if (!reference.equals(wanted)) {
+              return;
+            }
+          }
           AuditLog audit = context.getService(reference);
           if (audit == null) {
             LOG.log(
@@ -79,15 +88,31 @@ final class SecretAccessTrail {
         });
   }
 
-  /** Stops recording into the audit log behind {@code reference}; later accesses are held. */
+  /**
+   * Stops recording into the audit log behind {@code reference}; later accesses are held. Runs in
+   * order with the attaching, on the trail's thread, so that an unbind that overtakes a pending
+   * attach is not lost.
+   */
   void detach(ServiceReference<AuditLog> reference) {
     synchronized (held) {
-      if (attached != null && attached.equals(reference)) {
-        log = null;
-        attached = null;
-        context.ungetService(reference);
+      if (reference.equals(wanted)) {
+        wanted = null;
       }
     }
+    attacher.execute(
+        () -> {
+          boolean release;
+          synchronized (held) {
+            release = attached != null && attached.equals(reference);
+            if (release) {
+              log = null;
+              attached = null;
+            }
+          }
+          if (release) {
+            context.ungetService(reference);
+          }
+        });
   }
 
   /** Stops the trail's thread. */
@@ -97,20 +122,44 @@ final class SecretAccessTrail {
     }
   }
 
-  /** Starts recording into {@code audit}, first the accesses held until now. */
+  /**
+   * Starts recording into {@code audit}: first the accesses held until now, in order, then every
+   * new one. An audit log that is no longer wanted (unbound meanwhile) is released instead.
+   */
   void attach(AuditLog audit, ServiceReference<AuditLog> reference) {
-    List<AuditEvent> waiting;
+    ServiceReference<AuditLog> previous = null;
     int lost;
-    synchronized (held) {
-      log = audit;
-      attached = reference;
-      waiting = List.copyOf(held);
-      held.clear();
-      lost = dropped;
-      dropped = 0;
+    while (true) {
+      List<AuditEvent> waiting;
+      synchronized (held) {
+        if (reference != null && !reference.equals(wanted)) {
+          previous = reference;
+          lost = 0;
+          break;
+        }
+        if (held.isEmpty()) {
+          // Published only once nothing is held: accesses made meanwhile queued behind the
+          // earlier ones and were drained in order.
+          if (attached != null && !attached.equals(reference)) {
+            previous = attached;
+          }
+          log = audit;
+          attached = reference;
+          lost = dropped;
+          dropped = 0;
+          break;
+        }
+        waiting = List.copyOf(held);
+        held.clear();
+      }
+      // Appended without holding the lock: an append may read a key from the secret store,
+      // whose access is recorded here.
+      for (AuditEvent e : waiting) {
+        append(audit, e, false);
+      }
     }
-    for (AuditEvent e : waiting) {
-      append(audit, e, false);
+    if (previous != null) {
+      context.ungetService(previous);
     }
     if (lost > 0) {
       LOG.log(
@@ -136,6 +185,7 @@ final class SecretAccessTrail {
     }
     Map<String, String> details = new TreeMap<>();
     details.put("caller", caller());
+    details.put("at", java.time.Instant.now().toString());
     if (operation.equals("read")) {
       details.put("found", Boolean.toString(found));
     }

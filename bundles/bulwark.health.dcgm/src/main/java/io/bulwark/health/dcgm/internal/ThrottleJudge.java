@@ -119,7 +119,7 @@ final class ThrottleJudge {
   private double violationShare(
       DetectionContext context, ObservedGpu gpu, String metric, long from) {
     CounterRate rate = CounterRate.of(context.telemetry(), gpu.series(metric), from);
-    if (!rate.spans(options.minSamples())) {
+    if (rate.samples() < options.minSamples() || !rate.spans(options.windowSeconds() / 2.0)) {
       return Double.NaN;
     }
     return Math.max(0, Math.min(1, rate.increase() / (rate.elapsedSeconds() * NANOS_PER_SECOND)));
