@@ -69,9 +69,9 @@ public final class VirtualScrapes implements AutoCloseable {
   public List<TargetStatus> scrapeRound() {
     List<TargetStatus> statuses = round();
     if (statuses.stream().anyMatch(s -> s.health() == TargetStatus.Health.DOWN)) {
-      // Once more, at the same virtual time: a loopback fetch on a busy build machine can fail
-      // for reasons of its own (a keep-alive connection closed as it was reused). A target the
-      // scenario takes down stays down; the samples of the others are already filed.
+      // Once more, at the same virtual time: a loopback fetch on a busy build machine can time
+      // out. A target the scenario takes down stays down; the samples of the others are already
+      // filed.
       statuses = round();
     }
     return statuses;

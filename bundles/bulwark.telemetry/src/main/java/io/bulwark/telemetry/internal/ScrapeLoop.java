@@ -32,12 +32,18 @@ final class ScrapeLoop implements AutoCloseable {
   private final LongSupplier clock;
   private final HttpClientAgent client;
   private final WorkerExecutor parsers;
+  private final PageBuffers buffers = new PageBuffers(PAGE_BUFFERS);
   private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
 
   /** How many slots one scrape interval is divided into. */
   static final int SLOTS = 20;
 
   static final int CONNECTIONS_PER_ADDRESS = 32;
+
+  /**
+   * The page arrays kept for reuse: enough for the pages of one slot's targets in flight at once.
+   */
+  static final int PAGE_BUFFERS = 64;
 
   private volatile long timer = -1;
 
@@ -103,7 +109,14 @@ final class ScrapeLoop implements AutoCloseable {
           scraper != null
               ? scraper
               : new TargetScraper(
-                  target, store, vertx, client, parsers, options.scrapeTimeoutMillis(), clock));
+                  target,
+                  store,
+                  vertx,
+                  client,
+                  parsers,
+                  buffers,
+                  options.scrapeTimeoutMillis(),
+                  clock));
     }
     scrapers = Map.copyOf(next);
   }

@@ -39,6 +39,7 @@ final class TargetScraper {
   private final Vertx vertx;
   private final HttpClient client;
   private final WorkerExecutor parsers;
+  private final PageBuffers buffers;
   private final long timeoutMillis;
   private final LongSupplier clock;
   private final ExpositionParser parser = new ExpositionParser();
@@ -55,12 +56,14 @@ final class TargetScraper {
       Vertx vertx,
       HttpClient client,
       WorkerExecutor parsers,
+      PageBuffers buffers,
       long timeoutMillis,
       LongSupplier clock) {
     this.target = target;
     this.vertx = vertx;
     this.client = client;
     this.parsers = parsers;
+    this.buffers = buffers;
     this.timeoutMillis = timeoutMillis;
     this.clock = clock;
     this.filer = new DcgmSampleFiler(store, target);
@@ -108,7 +111,7 @@ final class TargetScraper {
         });
   }
 
-  private Future<Buffer> fetch() {
+  private Future<Page> fetch() {
     RequestOptions options =
         new RequestOptions()
             .setMethod(HttpMethod.GET)
@@ -119,7 +122,7 @@ final class TargetScraper {
     // connection being handed over ("Promise already completed"). The client's TCP connect timeout
     // and this scrape's own timer bound the wait instead; a request that gets its connection after
     // the timer fired is reset at once.
-    Promise<Buffer> page = Promise.promise();
+    Promise<Page> page = Promise.promise();
     AtomicReference<HttpClientRequest> request = new AtomicReference<>();
     long timer =
         vertx.setTimer(
@@ -143,9 +146,12 @@ final class TargetScraper {
                 started.reset();
                 return Future.failedFuture(new ScrapeException("scrape abandoned"));
               }
-              return started.send();
+              // The body's handlers must be set as the response head is handled, on the
+              // request's own context: Vert.x drops the chunks that arrive before them (and
+              // refuses them after the end). A listener chained one step further out may run a
+              // task later, after the first chunks: the page would lose its beginning.
+              return started.send().compose(this::readBody);
             })
-        .compose(this::readBody)
         .onComplete(
             result -> {
               vertx.cancelTimer(timer);
@@ -158,31 +164,31 @@ final class TargetScraper {
     return page.future();
   }
 
-  private Future<Buffer> readBody(HttpClientResponse response) {
-    Promise<Buffer> body = Promise.promise();
+  private Future<Page> readBody(HttpClientResponse response) {
+    Promise<Page> body = Promise.promise();
     // Sized from the target's previous page, so that a large page is not copied as it grows.
-    Buffer received = Buffer.buffer(Math.max(64 * 1024, lastPageBytes + lastPageBytes / 8));
+    Page received = new Page(buffers.take(lastPageBytes + lastPageBytes / 8));
     response.exceptionHandler(body::tryFail);
     response.handler(
         chunk -> {
-          if (received.length() + chunk.length() > MAX_PAGE_BYTES) {
+          if (received.length + chunk.length() > MAX_PAGE_BYTES) {
             if (body.tryFail(
                 new ScrapeException(ScrapeFailureText.tooLarge(target, MAX_PAGE_BYTES)))) {
               response.request().reset();
             }
           } else {
-            received.appendBuffer(chunk);
+            received.append(chunk);
           }
         });
     response.endHandler(
         end -> {
           if (response.statusCode() == 200) {
-            lastPageBytes = received.length();
+            lastPageBytes = received.length;
             body.tryComplete(received);
           } else {
             String start =
-                received.getString(
-                    0, Math.min(received.length(), 120), StandardCharsets.UTF_8.name());
+                new String(
+                    received.bytes, 0, Math.min(received.length, 120), StandardCharsets.UTF_8);
             int newline = start.indexOf('\n');
             body.tryFail(
                 new ScrapeException(
@@ -198,16 +204,19 @@ final class TargetScraper {
   }
 
   /** Parses and files a page; runs on a parsing worker. */
-  private ParseSummary ingest(Buffer page, long scrapeMillis) {
-    byte[] bytes = page.getBytes();
-    filer.begin(scrapeMillis);
-    ParseSummary summary = parser.parse(bytes, filer);
-    if (summary.isGarbage()) {
-      throw new ScrapeException(ScrapeFailureText.garbage(target, summary));
+  private ParseSummary ingest(Page page, long scrapeMillis) {
+    try {
+      filer.begin(scrapeMillis);
+      ParseSummary summary = parser.parse(page.bytes, page.length, filer);
+      if (summary.isGarbage()) {
+        throw new ScrapeException(ScrapeFailureText.garbage(target, summary));
+      }
+      NodeId node = filer.finish();
+      lastNode = node == null ? lastNode : node.value();
+      return summary;
+    } finally {
+      buffers.give(page.bytes);
     }
-    NodeId node = filer.finish();
-    lastNode = node == null ? lastNode : node.value();
-    return summary;
   }
 
   private TargetStatus up(ParseSummary summary, long scrapeMillis, long micros) {
@@ -252,5 +261,27 @@ final class TargetScraper {
   private String expectedNode() {
     String node = lastNode;
     return node.isEmpty() ? filer.targetNode().value() : node;
+  }
+
+  /** A page as it arrives: the first {@code length} bytes of {@code bytes}. */
+  private final class Page {
+    byte[] bytes;
+    int length;
+
+    Page(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    void append(Buffer chunk) {
+      int size = chunk.length();
+      if (length + size > bytes.length) {
+        byte[] grown = buffers.take(Math.max(length + size, bytes.length * 2));
+        System.arraycopy(bytes, 0, grown, 0, length);
+        buffers.give(bytes);
+        bytes = grown;
+      }
+      chunk.getBytes(0, size, bytes, length);
+      length += size;
+    }
   }
 }
