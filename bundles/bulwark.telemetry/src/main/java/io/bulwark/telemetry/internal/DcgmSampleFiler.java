@@ -8,6 +8,7 @@ import io.bulwark.api.telemetry.SeriesId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,9 +19,12 @@ import java.util.Objects;
  * DCGM_FI_DEV_CLOCKS_EVENT_REASONS}), per node ({@link NodeNaming}) and GPU (the {@code gpu} label;
  * none means node-level), stamped with the scrape time unless the page gives one. It also collects
  * the GPUs the page reported, with UUID and model, and records them when the page is done. Other
- * metrics are ignored. One instance per target, used by one scrape at a time.
+ * metrics are ignored. A line the parser recognises as repeating the previous page's comes back
+ * with the handle this filer gave its series: the ring, node and GPU found for it then, so that a
+ * steady page is filed without looking anything up. One instance per target, used by one scrape at
+ * a time.
  */
-public final class DcgmSampleFiler implements ExpositionSink {
+public final class DcgmSampleFiler implements SeriesSink {
   static final String DCGM_PREFIX = "DCGM_FI_";
   static final String GPU_LABEL = "gpu";
   static final String UUID_LABEL = "UUID";
@@ -30,12 +34,21 @@ public final class DcgmSampleFiler implements ExpositionSink {
   static final int MAX_GPU_INDEX = 1023;
 
   private static final int MAX_REMEMBERED_HOSTNAMES = 256;
+  private static final int MAX_REMEMBERED_NODES = 256;
+
+  /** The handle of a line that is not a DCGM metric. */
+  private static final Object IGNORED = new Object();
+
+  /** The handle of a DCGM line whose {@code gpu} label is not an index. */
+  private static final Object BAD_GPU_LABEL = new Object();
 
   private final SeriesStore store;
   private final ScrapeTarget target;
   private final NodeId targetNode;
   private final Map<String, NodeId> hostnames = new HashMap<>();
   private final List<PageNode> pageNodes = new ArrayList<>(2);
+  private final Map<NodeSeries, PageNode> knownNodes = new IdentityHashMap<>();
+  private int page;
   private NodeId previousNode;
   private long scrapeMillis;
   private String lastHostname;
@@ -55,6 +68,7 @@ public final class DcgmSampleFiler implements ExpositionSink {
   /** Starts a page scraped at {@code millis} (epoch milliseconds). */
   public void begin(long millis) {
     scrapeMillis = millis;
+    page++;
     pageNodes.clear();
     current = null;
     lastHostname = null;
@@ -65,11 +79,11 @@ public final class DcgmSampleFiler implements ExpositionSink {
   }
 
   @Override
-  public void sample(ExpositionLine line) {
+  public Object file(ExpositionLine line) {
     String name = line.name();
     if (!name.startsWith(DCGM_PREFIX)) {
       ignored++;
-      return;
+      return IGNORED;
     }
     String metric =
         DcgmField.CLOCK_THROTTLE_REASONS.equals(name) ? DcgmField.CLOCKS_EVENT_REASONS : name;
@@ -79,15 +93,41 @@ public final class DcgmSampleFiler implements ExpositionSink {
       gpu = line.labelValueAsIndex(gpuLabel);
       if (gpu < 0 || gpu > MAX_GPU_INDEX) {
         badGpuLabel++;
-        return;
+        return BAD_GPU_LABEL;
       }
     }
     PageNode node = pageNode(line);
-    if (gpu >= 0) {
-      node.noteGpu(gpu, line);
-    }
+    FiledSeries series =
+        gpu >= 0
+            ? new FiledSeries(
+                node,
+                node.series.ringForWriting(metric, gpu),
+                gpu,
+                new Gpu(gpu, line.labelValue(UUID_LABEL), line.labelValue(MODEL_LABEL)),
+                line.labelIndex(UUID_LABEL) >= 0)
+            : new FiledSeries(node, node.series.ringForWriting(metric, gpu), gpu, null, false);
     long timestamp = line.hasTimestamp() ? line.timestampMillis() : scrapeMillis;
-    if (node.series.ringForWriting(metric, gpu).append(timestamp, line.value())) {
+    append(series, timestamp, line.value());
+    return series;
+  }
+
+  @Override
+  public void repeat(Object handle, double value, boolean hasTimestamp, long timestampMillis) {
+    if (handle instanceof FiledSeries series) {
+      series.node.touch(page, pageNodes);
+      append(series, hasTimestamp ? timestampMillis : scrapeMillis, value);
+    } else if (handle == IGNORED) {
+      ignored++;
+    } else {
+      badGpuLabel++;
+    }
+  }
+
+  private void append(FiledSeries series, long timestamp, double value) {
+    if (series.gpu >= 0) {
+      series.node.noteGpu(series.gpu, series.gpuRecord, series.hasUuidLabel);
+    }
+    if (series.ring.append(timestamp, value)) {
       filed++;
     } else {
       outOfOrder++;
@@ -113,6 +153,10 @@ public final class DcgmSampleFiler implements ExpositionSink {
       node.series.recordScrape(node.reportedGpus(), scrapeMillis);
     }
     previousNode = pageNodes.get(0).series.id();
+    if (knownNodes.size() > MAX_REMEMBERED_NODES) {
+      // Only nodes of this page or the one before can be behind a line the parser remembers.
+      knownNodes.values().removeIf(node -> node.page < page - 1);
+    }
     return previousNode;
   }
 
@@ -153,14 +197,9 @@ public final class DcgmSampleFiler implements ExpositionSink {
     }
     lastHostname = hostname;
     NodeId id = hostname == null ? targetNode : hostnameNode(hostname);
-    for (PageNode node : pageNodes) {
-      if (node.series.id().equals(id)) {
-        current = node;
-        return node;
-      }
-    }
-    current = new PageNode(store.node(id));
-    pageNodes.add(current);
+    NodeSeries series = store.node(id);
+    current = knownNodes.computeIfAbsent(series, PageNode::new);
+    current.touch(page, pageNodes);
     return current;
   }
 
@@ -176,22 +215,38 @@ public final class DcgmSampleFiler implements ExpositionSink {
     return id;
   }
 
-  /** A node the current page files samples under, and the GPUs the page reported for it. */
+  /** A series of a page, as the handle the parser recalls its line by. */
+  private record FiledSeries(
+      PageNode node, SeriesRing ring, int gpu, Gpu gpuRecord, boolean hasUuidLabel) {}
+
+  /**
+   * A node the target's pages file samples under, and the GPUs the current page reported for it.
+   */
   private static final class PageNode {
     final NodeSeries series;
     Gpu[] gpus = new Gpu[8];
+    int page = -1;
 
     PageNode(NodeSeries series) {
       this.series = series;
     }
 
-    void noteGpu(int index, ExpositionLine line) {
+    /** Enters the node in the list of page {@code current}'s nodes, once. */
+    void touch(int current, List<PageNode> pageNodes) {
+      if (page != current) {
+        page = current;
+        Arrays.fill(gpus, null);
+        pageNodes.add(this);
+      }
+    }
+
+    void noteGpu(int index, Gpu gpu, boolean hasUuidLabel) {
       if (index >= gpus.length) {
         gpus = Arrays.copyOf(gpus, Math.max(index + 1, gpus.length * 2));
       }
       Gpu known = gpus[index];
-      if (known == null || (known.uuid().isEmpty() && line.labelIndex(UUID_LABEL) >= 0)) {
-        gpus[index] = new Gpu(index, line.labelValue(UUID_LABEL), line.labelValue(MODEL_LABEL));
+      if (known == null || (known.uuid().isEmpty() && hasUuidLabel)) {
+        gpus[index] = gpu;
       }
     }
 

@@ -24,7 +24,14 @@ public final class ExpositionParser {
   private final ValueText numbers = new ValueText();
   private final MetadataLine metadata = new MetadataLine(names);
   private final ExpositionLine line = new ExpositionLine(new RecentNames(new NameTable(16384)));
+  private final LineMemory memory = new LineMemory();
+  private SeriesSink memorySink;
   private String problem;
+  private int keyEnd;
+  private Object filedHandle;
+  private double lineValue;
+  private boolean lineHasTimestamp;
+  private long lineTimestamp;
 
   /** Parses {@code page} and hands every valid line to {@code sink}. */
   public ParseSummary parse(byte[] page, ExpositionSink sink) {
@@ -36,6 +43,12 @@ public final class ExpositionParser {
    * sink}.
    */
   public ParseSummary parse(byte[] page, int length, ExpositionSink sink) {
+    SeriesSink series = sink instanceof SeriesSink seriesSink ? seriesSink : null;
+    if (series != memorySink) {
+      memory.clear();
+      memorySink = series;
+    }
+    memory.begin();
     int lineNumber = 0;
     int samples = 0;
     int malformed = 0;
@@ -49,7 +62,11 @@ public final class ExpositionParser {
       }
       int end = newline > p && page[newline - 1] == '\r' ? newline - 1 : newline;
       problem = null;
-      if (parseLine(page, p, end, lineNumber, sink)) {
+      boolean sample =
+          series == null
+              ? parseLine(page, p, end, lineNumber, sink)
+              : parseRemembered(page, p, end, lineNumber, series);
+      if (sample) {
         samples++;
       } else if (problem != null) {
         malformed++;
@@ -59,7 +76,50 @@ public final class ExpositionParser {
       }
       p = newline + 1;
     }
+    if (series != null) {
+      memory.end(lineNumber);
+    }
     return new ParseSummary(lineNumber, samples, malformed, reported);
+  }
+
+  /**
+   * Reads a line for a {@link SeriesSink}: a line that repeats the previous page's line at the same
+   * place is recognised by its bytes (only the value and timestamp of a sample are read); any other
+   * is read in full and remembered for the next page. Returns true for a sample.
+   */
+  private boolean parseRemembered(byte[] b, int start, int end, int lineNumber, SeriesSink series) {
+    int ordinal = lineNumber - 1;
+    int p = skipBlanks(b, start, end);
+    if (p == end) {
+      memory.record(ordinal, b, p, p, null);
+      return false;
+    }
+    Object handle = memory.recall(ordinal, b, p, end);
+    if (handle == LineMemory.WHOLE_LINE) {
+      memory.repeated(ordinal);
+      return false;
+    }
+    if (handle != null) {
+      int valueStart = skipBlanks(b, p + memory.keyLength(), end);
+      // A remembered series without labels followed by "{" is a labelled line: read it in full.
+      if (valueStart == end || b[valueStart] != '{') {
+        memory.repeated(ordinal);
+        if (!readValue(b, valueStart, end, p)) {
+          return false;
+        }
+        series.repeat(handle, lineValue, lineHasTimestamp, lineTimestamp);
+        return true;
+      }
+    }
+    if (b[p] == '#') {
+      problem = metadata.read(b, p + 1, end, series);
+      memory.record(ordinal, b, p, end, problem == null ? LineMemory.WHOLE_LINE : null);
+      return false;
+    }
+    filedHandle = null;
+    boolean sample = parseSample(b, p, end, lineNumber, series);
+    memory.record(ordinal, b, p, keyEnd, sample ? filedHandle : null);
+    return sample;
   }
 
   /**
@@ -96,29 +156,55 @@ public final class ExpositionParser {
     }
     String name = metricNames.get(0, b, start, p);
     line.start(b, name, lineNumber);
+    keyEnd = p;
     p = skipBlanks(b, p, end);
     if (p < end && b[p] == '{') {
       p = parseLabels(b, p + 1, end, name);
       if (p < 0) {
         return false;
       }
+      keyEnd = p;
       p = skipBlanks(b, p, end);
     }
+    if (!readValue(b, p, end, start)) {
+      return false;
+    }
+    line.finish(lineValue, lineHasTimestamp, lineTimestamp);
+    if (sink == memorySink) {
+      filedHandle = memorySink.file(line);
+    } else {
+      sink.sample(line);
+    }
+    return true;
+  }
+
+  /**
+   * Reads the value and optional timestamp that start at {@code p} (after the blanks that follow
+   * the series) into {@code lineValue}, {@code lineHasTimestamp} and {@code lineTimestamp}; returns
+   * false (with {@code problem} set) if they are malformed. {@code nameStart} is where the line's
+   * metric name starts, for the message.
+   */
+  private boolean readValue(byte[] b, int p, int end, int nameStart) {
     if (p == end) {
-      return malformed(name + " has no value");
+      return malformed(nameAt(b, nameStart, end) + " has no value");
     }
     int valueStart = p;
     while (p < end && !isBlank(b[p])) {
       p++;
     }
     if (!numbers.readFloat(b, valueStart, p)) {
-      return malformed("value '" + snippet(b, valueStart, p) + "' of " + name + " is not a number");
+      return malformed(
+          "value '"
+              + snippet(b, valueStart, p)
+              + "' of "
+              + nameAt(b, nameStart, end)
+              + " is not a number");
     }
-    double value = numbers.number();
+    lineValue = numbers.number();
     p = skipBlanks(b, p, end);
     if (p == end) {
-      line.finish(value, false, 0);
-      sink.sample(line);
+      lineHasTimestamp = false;
+      lineTimestamp = 0;
       return true;
     }
     int timestampStart = p;
@@ -130,18 +216,30 @@ public final class ExpositionParser {
           "timestamp '"
               + snippet(b, timestampStart, p)
               + "' of "
-              + name
+              + nameAt(b, nameStart, end)
               + " is not an integer number of milliseconds");
     }
-    long timestamp = numbers.integer();
+    lineTimestamp = numbers.integer();
     p = skipBlanks(b, p, end);
     if (p != end) {
       return malformed(
-          "unexpected text after the timestamp of " + name + ": '" + snippet(b, p, end) + "'");
+          "unexpected text after the timestamp of "
+              + nameAt(b, nameStart, end)
+              + ": '"
+              + snippet(b, p, end)
+              + "'");
     }
-    line.finish(value, true, timestamp);
-    sink.sample(line);
+    lineHasTimestamp = true;
     return true;
+  }
+
+  /** Returns the metric name that starts at {@code start}; for messages. */
+  private String nameAt(byte[] b, int start, int end) {
+    int p = start;
+    while (p < end && isMetricNameChar(b[p])) {
+      p++;
+    }
+    return metricNames.get(0, b, start, p);
   }
 
   /**

@@ -64,6 +64,76 @@ class DcgmSampleFilerTest {
   }
 
   @Test
+  void aRepeatedPageIsFiledThroughTheSeriesFoundForTheFirstOne() {
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("10.0.0.7:9400", Map.of()));
+    for (int round = 1; round <= 3; round++) {
+      scrape(filer, DcgmExporterPage.render("gpu-node-007", 8, round), round * 1_000L);
+      assertThat(filer.filed()).as("round %d", round).isEqualTo(240);
+    }
+
+    int tempField = 3;
+    assertThat(store.window(SeriesId.of(NODE, 5, DcgmField.GPU_TEMP), 0).values())
+        .containsExactly(
+            DcgmExporterPage.value(tempField, 5, 1),
+            DcgmExporterPage.value(tempField, 5, 2),
+            DcgmExporterPage.value(tempField, 5, 3));
+    assertThat(store.window(SeriesId.of(NODE, 2, DcgmField.CLOCKS_EVENT_REASONS), 0).size())
+        .isEqualTo(3);
+    assertThat(store.reportedGpus(NODE)).hasSize(8);
+    assertThat(store.lastScrapeMillis(NODE)).hasValue(3_000);
+  }
+
+  @Test
+  void aGpuThatLeavesTheRepeatedPageIsNoLongerReported() {
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("10.0.0.7:9400", Map.of()));
+    scrape(filer, DcgmExporterPage.render("gpu-node-007", 8, 1), 1_000);
+    scrape(filer, DcgmExporterPage.render("gpu-node-007", 8, 2), 2_000);
+    scrape(filer, DcgmExporterPage.render("gpu-node-007", 7, 3), 3_000);
+
+    assertThat(filer.filed()).isEqualTo(210);
+    assertThat(store.reportedGpus(NODE))
+        .extracting(Gpu::index)
+        .containsExactly(0, 1, 2, 3, 4, 5, 6);
+    assertThat(store.latest(SeriesId.of(NODE, 7, DcgmField.GPU_TEMP)).timestampMillis())
+        .isEqualTo(2_000);
+  }
+
+  @Test
+  void repeatedLinesOfOtherMetricsAndBadGpuLabelsAreCountedEveryPage() {
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("h:9400", Map.of()));
+    String page =
+        "go_goroutines 12\n"
+            + "DCGM_FI_DEV_GPU_TEMP{gpu=\"x\",Hostname=\"gpu-node-007\"} 40\n"
+            + "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-007\"} 41\n";
+    scrape(filer, page, 1_000);
+    scrape(filer, page, 2_000);
+
+    assertThat(filer.ignored()).isEqualTo(1);
+    assertThat(filer.badGpuLabel()).isEqualTo(1);
+    assertThat(filer.filed()).isEqualTo(1);
+    scrape(filer, page, 2_000);
+    assertThat(filer.outOfOrder()).as("same time again, through the handle").isEqualTo(1);
+  }
+
+  @Test
+  void twoHostnamesOnOnePageStayTwoNodesWhenRepeated() {
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("h:9400", Map.of()));
+    String page =
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"gpu-node-007\"} 40\n"
+            + "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-2\",Hostname=\"gpu-node-008\"} 50\n"
+            + "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",UUID=\"GPU-3\",Hostname=\"gpu-node-007\"} 41\n";
+    scrape(filer, page, 1_000);
+    NodeId first = scrape(filer, page, 2_000);
+
+    NodeId other = NodeId.of("gpu-node-008");
+    assertThat(first).isEqualTo(NODE);
+    assertThat(store.reportedGpus(NODE)).extracting(Gpu::uuid).containsExactly("GPU-1", "GPU-3");
+    assertThat(store.reportedGpus(other)).extracting(Gpu::uuid).containsExactly("GPU-2");
+    assertThat(store.lastScrapeMillis(other)).hasValue(2_000);
+    assertThat(store.window(SeriesId.of(other, 0, DcgmField.GPU_TEMP), 0).size()).isEqualTo(2);
+  }
+
+  @Test
   void filesTheOldThrottleReasonsNameUnderClocksEventReasons() {
     String page = "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{gpu=\"0\",Hostname=\"gpu-node-007\"} 64\n";
     scrape(target("h:9400", Map.of()), page, 5);
