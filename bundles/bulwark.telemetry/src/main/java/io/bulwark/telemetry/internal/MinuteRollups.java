@@ -22,6 +22,8 @@ final class MinuteRollups {
   private final int capacity;
   private final float[] minutes;
   private long openMinute = NONE;
+  private long openFromMillis = Long.MAX_VALUE;
+  private long openToMillis = Long.MIN_VALUE;
   private double openMin;
   private double openMax;
   private double openSum;
@@ -52,6 +54,18 @@ final class MinuteRollups {
     if (Double.isNaN(value)) {
       return;
     }
+    if (millis >= openFromMillis && millis < openToMillis) {
+      // The minute being filled, told without a division: the common case by far.
+      if (value < openMin) {
+        openMin = value;
+      }
+      if (value > openMax) {
+        openMax = value;
+      }
+      openSum += value;
+      openCount++;
+      return;
+    }
     long minute = minuteOf(millis);
     if (minute != openMinute) {
       if (openMinute != NONE && minute > openMinute) {
@@ -62,6 +76,8 @@ final class MinuteRollups {
         return;
       }
       openMinute = minute;
+      openFromMillis = minute * MINUTE_MILLIS;
+      openToMillis = openFromMillis + MINUTE_MILLIS;
       openMin = value;
       openMax = value;
       openSum = value;
@@ -165,6 +181,8 @@ final class MinuteRollups {
     advanceTo(openMinute);
     store(openMinute, (float) openMin, (float) (openSum / openCount), (float) openMax, openCount);
     openMinute = NONE;
+    openFromMillis = Long.MAX_VALUE;
+    openToMillis = Long.MIN_VALUE;
   }
 
   /** Makes {@code minute} the newest closed one, emptying the minutes skipped on the way. */

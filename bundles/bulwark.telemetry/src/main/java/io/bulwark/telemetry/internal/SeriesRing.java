@@ -8,16 +8,23 @@ import java.util.List;
 /**
  * The recent samples of one series in a fixed-size ring of primitive arrays: the newest sample
  * overwrites the oldest once the ring is full, and nothing is allocated per sample. Samples are
- * kept in time order: one that is not newer than the newest kept is refused. One scrape writes
- * while any number of readers take copies; every method synchronises on the ring, and holds the
- * lock only to copy a few arrays. It may also keep {@link MinuteRollups} of the samples, updated as
- * they are appended.
+ * kept in time order: one that is not newer than the newest kept is refused. Timestamps are kept as
+ * milliseconds after a base (4 bytes a sample instead of 8), so the samples of one ring span at
+ * most {@link #MAX_SPAN_MILLIS} (24 days); a sample further from the oldest pushes out the samples
+ * it cannot be kept with. One scrape writes while any number of readers take copies; every method
+ * synchronises on the ring, and holds the lock only to copy a few arrays. It may also keep {@link
+ * MinuteRollups} of the samples, updated as they are appended.
  */
 final class SeriesRing {
-  private final long[] timestamps;
+  /** The longest time between the oldest and the newest sample of a ring. */
+  static final long MAX_SPAN_MILLIS = Integer.MAX_VALUE;
+
+  private final int[] offsets;
+  private long baseMillis;
   private final double[] values;
   private int next;
   private int size;
+  private long newestMillis = Long.MIN_VALUE;
   private final MinuteRollups rollups;
 
   SeriesRing(int capacity) {
@@ -30,7 +37,7 @@ final class SeriesRing {
       throw new IllegalArgumentException(
           "a series needs room for at least one sample, not " + capacity);
     }
-    timestamps = new long[capacity];
+    offsets = new int[capacity];
     values = new double[capacity];
     rollups = rollupMinutes > 0 ? new MinuteRollups(rollupMinutes) : null;
   }
@@ -39,19 +46,46 @@ final class SeriesRing {
    * Appends a sample; returns false (and keeps nothing) if it is not newer than the newest sample.
    */
   synchronized boolean append(long timestampMillis, double value) {
-    if (size > 0 && timestampMillis <= timestamps[physical(size - 1)]) {
+    if (timestampMillis <= newestMillis) {
       return false;
     }
-    timestamps[next] = timestampMillis;
+    newestMillis = timestampMillis;
+    if (size == 0) {
+      baseMillis = timestampMillis;
+    } else if (timestampMillis - baseMillis > MAX_SPAN_MILLIS) {
+      rebase(timestampMillis);
+    }
+    offsets[next] = (int) (timestampMillis - baseMillis);
     values[next] = value;
-    next = next + 1 == timestamps.length ? 0 : next + 1;
-    if (size < timestamps.length) {
+    next = next + 1 == offsets.length ? 0 : next + 1;
+    if (size < offsets.length) {
       size++;
     }
     if (rollups != null) {
       rollups.add(timestampMillis, value);
     }
     return true;
+  }
+
+  /**
+   * Lets go of the samples too old to be kept with one taken at {@code timestampMillis}, and moves
+   * the base to the oldest sample left.
+   */
+  private void rebase(long timestampMillis) {
+    while (size > 0 && timestampMillis - timestamp(0) > MAX_SPAN_MILLIS) {
+      size--;
+    }
+    long newBase = size == 0 ? timestampMillis : timestamp(0);
+    int shift = (int) (newBase - baseMillis);
+    for (int i = 0; i < size; i++) {
+      offsets[physical(i)] -= shift;
+    }
+    baseMillis = newBase;
+  }
+
+  /** Returns the timestamp of the sample at logical position {@code logical} (0 = oldest). */
+  private long timestamp(int logical) {
+    return baseMillis + offsets[physical(logical)];
   }
 
   /** Returns the closed minutes that start at or after {@code fromMillis}, oldest first. */
@@ -108,10 +142,15 @@ final class SeriesRing {
     long[] windowTimestamps = new long[count];
     double[] windowValues = new double[count];
     int start = physical(first);
-    int head = Math.min(count, timestamps.length - start);
-    System.arraycopy(timestamps, start, windowTimestamps, 0, head);
+    int head = Math.min(count, offsets.length - start);
+    long base = baseMillis;
+    for (int i = 0; i < head; i++) {
+      windowTimestamps[i] = base + offsets[start + i];
+    }
+    for (int i = head; i < count; i++) {
+      windowTimestamps[i] = base + offsets[i - head];
+    }
     System.arraycopy(values, start, windowValues, 0, head);
-    System.arraycopy(timestamps, 0, windowTimestamps, head, count - head);
     System.arraycopy(values, 0, windowValues, head, count - head);
     return SampleWindow.wrap(windowTimestamps, windowValues, count);
   }
@@ -121,8 +160,7 @@ final class SeriesRing {
     if (size == 0) {
       return null;
     }
-    int newest = physical(size - 1);
-    return new Sample(timestamps[newest], values[newest]);
+    return new Sample(timestamp(size - 1), values[physical(size - 1)]);
   }
 
   /** Returns how many samples the ring holds. */
@@ -131,7 +169,7 @@ final class SeriesRing {
   }
 
   int capacity() {
-    return timestamps.length;
+    return offsets.length;
   }
 
   /**
@@ -142,7 +180,7 @@ final class SeriesRing {
     int high = size;
     while (low < high) {
       int middle = (low + high) >>> 1;
-      if (timestamps[physical(middle)] < fromMillis) {
+      if (timestamp(middle) < fromMillis) {
         low = middle + 1;
       } else {
         high = middle;
@@ -154,9 +192,9 @@ final class SeriesRing {
   private int physical(int logical) {
     int index = next - size + logical;
     if (index < 0) {
-      index += timestamps.length;
-    } else if (index >= timestamps.length) {
-      index -= timestamps.length;
+      index += offsets.length;
+    } else if (index >= offsets.length) {
+      index -= offsets.length;
     }
     return index;
   }

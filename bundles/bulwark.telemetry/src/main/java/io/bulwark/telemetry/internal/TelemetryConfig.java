@@ -45,8 +45,9 @@ public @interface TelemetryConfig {
       name = "Roll-up window (hours)",
       description =
           "How many hours of one-minute roll-ups (min, avg, max, count) are kept in memory per"
-              + " series, about 5 KB per series at 6 hours. 0 turns roll-ups off; at most 24.")
-  int rollupHours() default 6;
+              + " series, 16 bytes a minute (about 1 KB per series at 1 hour); older minutes are"
+              + " in the roll-up folder's files. 0 turns roll-ups off; at most 24.")
+  int rollupHours() default 1;
 
   @AttributeDefinition(
       name = "Roll-up folder",

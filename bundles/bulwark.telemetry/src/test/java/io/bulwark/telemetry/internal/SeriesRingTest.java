@@ -131,4 +131,45 @@ class SeriesRingTest {
     assertThat(ring.window(0).latestTimestamp()).isEqualTo(300_000);
     assertThat(ring.window(0).size()).isEqualTo(64);
   }
+
+  @Test
+  void keepsEpochTimestampsExactlyAcrossTheRingsWrap() {
+    SeriesRing ring = new SeriesRing(4);
+    long start = 1_767_225_600_123L;
+    for (int i = 0; i < 10; i++) {
+      ring.append(start + i * 1_001L, i);
+    }
+
+    SampleWindow window = ring.window(0);
+    assertThat(window.size()).isEqualTo(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(window.timestamp(i)).isEqualTo(start + (6 + i) * 1_001L);
+      assertThat(window.value(i)).isEqualTo(6 + i);
+    }
+    assertThat(ring.latest().timestampMillis()).isEqualTo(start + 9 * 1_001L);
+    assertThat(ring.window(start + 8 * 1_001L).size()).isEqualTo(2);
+  }
+
+  @Test
+  void aSampleMoreThanTheLongestSpanAfterTheOldestPushesOutWhatItCannotBeKeptWith() {
+    SeriesRing ring = new SeriesRing(4);
+    long start = 1_767_225_600_000L;
+    ring.append(start, 1);
+    ring.append(start + 10_000, 2);
+    ring.append(start + SeriesRing.MAX_SPAN_MILLIS - 5_000, 3);
+
+    ring.append(start + SeriesRing.MAX_SPAN_MILLIS + 5_000, 4);
+
+    SampleWindow window = ring.window(0);
+    assertThat(window.values()).as("the first is too old, the second not").containsExactly(2, 3, 4);
+    assertThat(window.timestamp(0)).isEqualTo(start + 10_000);
+    assertThat(window.timestamp(1)).isEqualTo(start + SeriesRing.MAX_SPAN_MILLIS - 5_000);
+    assertThat(window.timestamp(2)).isEqualTo(start + SeriesRing.MAX_SPAN_MILLIS + 5_000);
+
+    long muchLater = start + 10 * SeriesRing.MAX_SPAN_MILLIS;
+    ring.append(muchLater, 5);
+    assertThat(ring.window(0).values()).containsExactly(5);
+    assertThat(ring.latest().timestampMillis()).isEqualTo(muchLater);
+    assertThat(ring.append(muchLater, 6)).isFalse();
+  }
 }
