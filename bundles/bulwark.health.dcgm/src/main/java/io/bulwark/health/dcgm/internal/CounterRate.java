@@ -45,6 +45,14 @@ record CounterRate(double increase, double elapsedSeconds, int resets, int glitc
    */
   static CounterRate of(SampleWindow window, long countFromMillis) {
     int n = window.size();
+    return n > 0 && isFlat(window)
+        ? flat(window, countFromMillis)
+        : measured(window, countFromMillis);
+  }
+
+  /** Measures any window, sample by sample; {@link #of} takes a shortcut for a flat one. */
+  static CounterRate measured(SampleWindow window, long countFromMillis) {
+    int n = window.size();
     double[] suffixMax = new double[n + 1];
     suffixMax[n] = Double.NEGATIVE_INFINITY;
     for (int i = n - 1; i >= 0; i--) {
@@ -93,6 +101,45 @@ record CounterRate(double increase, double elapsedSeconds, int resets, int glitc
       return NONE;
     }
     return new CounterRate(increase, (last - first) / 1000.0, resets, glitches, samples);
+  }
+
+  /** Returns true if every sample of the window is usable and the same: most error counters. */
+  private static boolean isFlat(SampleWindow window) {
+    double first = window.value(0);
+    if (!usable(first)) {
+      return false;
+    }
+    for (int i = 1; i < window.size(); i++) {
+      if (window.value(i) != first) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Measures a flat window in one pass, as the general case would: no rise, the level set by the
+   * last sample before {@code countFromMillis} if there is one.
+   */
+  private static CounterRate flat(SampleWindow window, long countFromMillis) {
+    long first = 0;
+    long last = 0;
+    int samples = 0;
+    boolean levelSet = false;
+    for (int i = 0; i < window.size(); i++) {
+      long t = window.timestamp(i);
+      if (t < countFromMillis) {
+        first = t;
+        levelSet = true;
+        continue;
+      }
+      samples++;
+      if (samples == 1 && !levelSet) {
+        first = t;
+      }
+      last = t;
+    }
+    return samples == 0 ? NONE : new CounterRate(0, (last - first) / 1000.0, 0, 0, samples);
   }
 
   /** Returns true if the window spans at least {@code seconds}, so a rate means something. */

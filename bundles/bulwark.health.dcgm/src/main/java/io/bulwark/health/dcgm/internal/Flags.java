@@ -15,8 +15,12 @@ final class Flags {
    * fromMillis}, or NaN.
    */
   static double latest(DetectionContext context, ObservedGpu gpu, String metric, long fromMillis) {
-    double v = context.telemetry().window(gpu.series(metric), fromMillis).latestValue();
-    return Double.isFinite(v) ? v : Double.NaN;
+    Sample newest = context.telemetry().latest(gpu.series(metric));
+    return newest != null
+            && newest.timestampMillis() >= fromMillis
+            && Double.isFinite(newest.value())
+        ? newest.value()
+        : Double.NaN;
   }
 
   /** Returns true if the newest sample of {@code metric} in the window is above zero. */

@@ -17,8 +17,25 @@ import java.util.TreeMap;
  */
 record ObservedGpu(NodeId node, int index, String model, String uuid) {
 
+  /**
+   * The GPUs of the latest evaluation: every detector asks for them, and one evaluation hands the
+   * same context to all of them, so they are listed once per evaluation (and all detectors judge
+   * the same list).
+   */
+  private static volatile Listed latest;
+
   /** Returns the GPUs in view in this evaluation, sorted by node and index. */
   static List<ObservedGpu> all(DetectionContext context) {
+    Listed listed = latest;
+    if (listed != null && listed.context == context) {
+      return listed.gpus;
+    }
+    List<ObservedGpu> gpus = list(context);
+    latest = new Listed(context, gpus);
+    return gpus;
+  }
+
+  private static List<ObservedGpu> list(DetectionContext context) {
     Map<NodeId, Map<Integer, ObservedGpu>> byNode = new TreeMap<>();
     for (Node node : context.inventory()) {
       for (Gpu g : node.gpus()) {
@@ -43,6 +60,9 @@ record ObservedGpu(NodeId node, int index, String model, String uuid) {
   SeriesId series(String metric) {
     return SeriesId.of(node, index, metric);
   }
+
+  /** The GPUs listed for one evaluation's context. */
+  private record Listed(DetectionContext context, List<ObservedGpu> gpus) {}
 
   /** Returns "GPU 3 of gpu-node-007" for summaries. */
   String describe() {

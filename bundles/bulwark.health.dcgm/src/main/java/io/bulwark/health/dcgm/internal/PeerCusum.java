@@ -3,8 +3,6 @@ package io.bulwark.health.dcgm.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A CUSUM change-point test on robust peer z-scores, for one metric over a group of GPUs doing the
@@ -14,13 +12,12 @@ import java.util.TreeMap;
  * GPU's lower CUSUM adds the shortfall beyond the allowance, S = max(0, S - z - k), capped at twice
  * the decision threshold so it clears soon after the GPU recovers. S above the threshold means a
  * sustained shift below the peers; the last second S was zero estimates when it began. A slowdown
- * shared by the whole group moves the median, not the z-scores. Used by the straggler detector.
+ * shared by the whole group moves the median, not the z-scores. Used by the straggler detector;
+ * works on primitive arrays, one row per GPU and one column per second, and allocates a few arrays
+ * per call.
  */
 final class PeerCusum {
   private PeerCusum() {}
-
-  /** One GPU's samples of the metric, keyed by the second they were taken in, busy seconds only. */
-  record Track(Map<Long, Double> bySecond) {}
 
   /**
    * The verdict on one GPU.
@@ -34,66 +31,71 @@ final class PeerCusum {
   record Result(
       double statistic, long changeSecond, double ratioSinceChange, double lastZ, int judged) {}
 
-  static List<Result> run(List<Track> tracks, StragglerOptions o) {
-    TreeMap<Long, double[]> seconds = new TreeMap<>();
-    for (int g = 0; g < tracks.size(); g++) {
-      for (Map.Entry<Long, Double> e : tracks.get(g).bySecond().entrySet()) {
-        double[] row = seconds.computeIfAbsent(e.getKey(), k -> nanRow(tracks.size()));
-        row[g] = e.getValue();
-      }
-    }
-    int n = tracks.size();
+  /**
+   * Runs the test. {@code tracks[g][t]} is GPU {@code g}'s value in second {@code firstSecond + t}
+   * (epoch seconds), NaN where it was idle or did not report; every row has the same length.
+   */
+  static List<Result> run(double[][] tracks, long firstSecond, StragglerOptions o) {
+    int n = tracks.length;
+    int seconds = n == 0 ? 0 : tracks[0].length;
     double[] s = new double[n];
     long[] change = new long[n];
     Arrays.fill(change, -1);
     double[] lastZ = new double[n];
     Arrays.fill(lastZ, Double.NaN);
     int[] judged = new int[n];
-    List<List<Double>> ratios = new ArrayList<>();
-    for (int g = 0; g < n; g++) {
-      ratios.add(new ArrayList<>());
-    }
+    double[][] ratios = new double[n][seconds];
+    int[] ratioCount = new int[n];
+    double[] present = new double[n];
+    double[] scratch = new double[n];
     double cap = 2 * o.decisionThreshold();
-    for (Map.Entry<Long, double[]> e : seconds.entrySet()) {
-      double[] row = e.getValue();
-      double[] present = Arrays.stream(row).filter(Double::isFinite).toArray();
-      if (present.length < o.minPeers() + 1) {
+    for (int t = 0; t < seconds; t++) {
+      int count = 0;
+      for (int g = 0; g < n; g++) {
+        double v = tracks[g][t];
+        if (Double.isFinite(v)) {
+          present[count++] = v;
+        }
+      }
+      if (count < o.minPeers() + 1) {
         continue;
       }
-      double median = RobustStatistics.median(present);
+      double median = RobustStatistics.medianInPlace(present, count);
       if (!(median > 0)) {
         continue;
       }
-      double deviation =
-          Math.max(o.deviationFloor(), RobustStatistics.robustDeviation(present, median) / median);
+      for (int i = 0; i < count; i++) {
+        scratch[i] = Math.abs(present[i] - median);
+      }
+      double spread =
+          RobustStatistics.medianInPlace(scratch, count) * RobustStatistics.MAD_TO_SIGMA;
+      double deviation = Math.max(o.deviationFloor(), spread / median);
       for (int g = 0; g < n; g++) {
-        if (!Double.isFinite(row[g])) {
+        double v = tracks[g][t];
+        if (!Double.isFinite(v)) {
           continue;
         }
-        double ratio = row[g] / median;
+        double ratio = v / median;
         double z = Math.max(-o.zCap(), Math.min(o.zCap(), (ratio - 1) / deviation));
         s[g] = Math.min(cap, Math.max(0, s[g] - z - o.allowance()));
         lastZ[g] = z;
         judged[g]++;
         if (s[g] == 0) {
-          change[g] = e.getKey();
-          ratios.get(g).clear();
+          change[g] = firstSecond + t;
+          ratioCount[g] = 0;
         } else {
-          ratios.get(g).add(ratio);
+          ratios[g][ratioCount[g]++] = ratio;
         }
       }
     }
-    List<Result> results = new ArrayList<>();
+    List<Result> results = new ArrayList<>(n);
     for (int g = 0; g < n; g++) {
-      double[] r = ratios.get(g).stream().mapToDouble(Double::doubleValue).toArray();
-      results.add(new Result(s[g], change[g], RobustStatistics.median(r), lastZ[g], judged[g]));
+      double ratio =
+          ratioCount[g] == 0
+              ? Double.NaN
+              : RobustStatistics.medianInPlace(ratios[g], ratioCount[g]);
+      results.add(new Result(s[g], change[g], ratio, lastZ[g], judged[g]));
     }
     return results;
-  }
-
-  private static double[] nanRow(int n) {
-    double[] row = new double[n];
-    Arrays.fill(row, Double.NaN);
-    return row;
   }
 }

@@ -16,33 +16,67 @@ final class RobustStatistics {
 
   /** Returns the finite values of the window, oldest first. */
   static double[] finite(SampleWindow window) {
-    return Arrays.stream(window.values()).filter(Double::isFinite).toArray();
+    int size = window.size();
+    double[] values = new double[size];
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      double v = window.value(i);
+      if (Double.isFinite(v)) {
+        values[n++] = v;
+      }
+    }
+    return n == size ? values : Arrays.copyOf(values, n);
   }
 
   /** Returns the median, or NaN for no values. */
   static double median(double[] values) {
-    if (values.length == 0) {
+    return values.length == 0 ? Double.NaN : medianInPlace(values.clone(), values.length);
+  }
+
+  /**
+   * Returns the median of the first {@code count} values of {@code values}, sorting them in place,
+   * or NaN for none.
+   */
+  static double medianInPlace(double[] values, int count) {
+    if (count == 0) {
       return Double.NaN;
     }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    Arrays.sort(values, 0, count);
+    return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
   }
 
   /** Returns the mean, or NaN for no values. */
   static double mean(double[] values) {
-    return values.length == 0 ? Double.NaN : Arrays.stream(values).average().orElse(Double.NaN);
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    for (double v : values) {
+      sum += v;
+    }
+    return sum / values.length;
   }
 
   /** Returns the largest value, or NaN for no values. */
   static double max(double[] values) {
-    return values.length == 0 ? Double.NaN : Arrays.stream(values).max().orElse(Double.NaN);
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double max = Double.NEGATIVE_INFINITY;
+    for (double v : values) {
+      max = Math.max(max, v);
+    }
+    return max;
   }
 
   /** Returns the median absolute deviation from {@code median}, scaled to a standard deviation. */
   static double robustDeviation(double[] values, double median) {
-    double[] deviations = Arrays.stream(values).map(v -> Math.abs(v - median)).toArray();
-    return median(deviations) * MAD_TO_SIGMA;
+    double[] deviations = new double[values.length];
+    for (int i = 0; i < values.length; i++) {
+      deviations[i] = Math.abs(values[i] - median);
+    }
+    return values.length == 0
+        ? Double.NaN
+        : medianInPlace(deviations, deviations.length) * MAD_TO_SIGMA;
   }
 }

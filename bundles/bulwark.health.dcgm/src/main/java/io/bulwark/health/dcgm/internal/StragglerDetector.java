@@ -84,27 +84,46 @@ public final class StragglerDetector implements Detector {
 
   private void judge(
       TelemetryQuery telemetry, List<ObservedGpu> group, long from, List<Condition> out) {
-    List<Map<Long, Boolean>> busy = new ArrayList<>();
-    for (ObservedGpu gpu : group) {
-      busy.add(busySeconds(telemetry, gpu, from));
-    }
+    long firstSecond = Math.floorDiv(from, 1000L);
+    // Samples stamped further ahead than this (a wrong exporter clock) are left out of the test.
+    int maxSeconds = 2 * options.windowSeconds() + 60;
     List<String> metrics = new ArrayList<>(List.of(DcgmField.SM_CLOCK));
+    Map<String, SampleWindow[]> windows = new HashMap<>();
+    SampleWindow[] util = windows(telemetry, group, DcgmField.GPU_UTIL, from);
+    windows.put(DcgmField.GPU_UTIL, util);
     if (options.compareSmActive()) {
-      boolean smActive =
-          group.stream()
-              .anyMatch(g -> !telemetry.window(g.series(DcgmField.SM_ACTIVE), from).isEmpty());
-      metrics.add(smActive ? DcgmField.SM_ACTIVE : DcgmField.GPU_UTIL);
+      SampleWindow[] smActive = windows(telemetry, group, DcgmField.SM_ACTIVE, from);
+      boolean reported = Arrays.stream(smActive).anyMatch(w -> !w.isEmpty());
+      windows.put(DcgmField.SM_ACTIVE, smActive);
+      metrics.add(reported ? DcgmField.SM_ACTIVE : DcgmField.GPU_UTIL);
     }
     if (options.comparePower()) {
       metrics.add(DcgmField.POWER_USAGE);
     }
+    for (String metric : metrics) {
+      windows.computeIfAbsent(metric, m -> windows(telemetry, group, m, from));
+    }
+    int seconds = 0;
+    for (String metric : metrics) {
+      for (SampleWindow window : windows.get(metric)) {
+        if (!window.isEmpty()) {
+          long last = Math.floorDiv(window.timestamp(window.size() - 1), 1000L) - firstSecond;
+          seconds = (int) Math.max(seconds, Math.min(maxSeconds, last + 1));
+        }
+      }
+    }
+    boolean[][] busy = new boolean[group.size()][];
+    for (int g = 0; g < group.size(); g++) {
+      busy[g] = busySeconds(telemetry, group.get(g), util[g], from, firstSecond, seconds);
+    }
     Map<String, List<PeerCusum.Result>> byMetric = new LinkedHashMap<>();
     for (String metric : metrics) {
-      List<PeerCusum.Track> tracks = new ArrayList<>();
+      SampleWindow[] metricWindows = windows.get(metric);
+      double[][] tracks = new double[group.size()][];
       for (int g = 0; g < group.size(); g++) {
-        tracks.add(track(telemetry.window(group.get(g).series(metric), from), busy.get(g)));
+        tracks[g] = track(metricWindows[g], busy[g], firstSecond, seconds);
       }
-      byMetric.put(metric, PeerCusum.run(tracks, options));
+      byMetric.put(metric, PeerCusum.run(tracks, firstSecond, options));
     }
     for (int g = 0; g < group.size(); g++) {
       Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
@@ -131,32 +150,60 @@ public final class StragglerDetector implements Detector {
     }
   }
 
-  private Map<Long, Boolean> busySeconds(TelemetryQuery telemetry, ObservedGpu gpu, long from) {
-    SampleWindow util = telemetry.window(gpu.series(DcgmField.GPU_UTIL), from);
-    Map<Long, Boolean> busy = new HashMap<>();
-    for (int i = 0; i < util.size(); i++) {
-      double u = util.value(i);
-      busy.put(
-          Math.floorDiv(util.timestamp(i), 1000L),
-          Double.isFinite(u) && u >= options.busyUtilPercent());
+  private static SampleWindow[] windows(
+      TelemetryQuery telemetry, List<ObservedGpu> group, String metric, long from) {
+    SampleWindow[] windows = new SampleWindow[group.size()];
+    for (int g = 0; g < group.size(); g++) {
+      windows[g] = telemetry.window(group.get(g).series(metric), from);
     }
-    if (busy.isEmpty() && Busyness.judge(telemetry, gpu, from, options.busyUtilPercent()).busy()) {
-      return null;
+    return windows;
+  }
+
+  /**
+   * Returns, per second of the window, whether the GPU was busy by its GPU_UTIL sample of that
+   * second (the last one if several); a second without a sample is not busy. Without any GPU_UTIL
+   * sample, every second is busy if the GPU was busy by its clock-event reasons, else none is.
+   */
+  private boolean[] busySeconds(
+      TelemetryQuery telemetry,
+      ObservedGpu gpu,
+      SampleWindow util,
+      long from,
+      long firstSecond,
+      int seconds) {
+    boolean[] busy = new boolean[seconds];
+    if (util.isEmpty()) {
+      if (Busyness.judge(telemetry, gpu, from, options.busyUtilPercent()).busy()) {
+        Arrays.fill(busy, true);
+      }
+      return busy;
+    }
+    for (int i = 0; i < util.size(); i++) {
+      long t = Math.floorDiv(util.timestamp(i), 1000L) - firstSecond;
+      if (t >= 0 && t < seconds) {
+        double u = util.value(i);
+        busy[(int) t] = Double.isFinite(u) && u >= options.busyUtilPercent();
+      }
     }
     return busy;
   }
 
-  private static PeerCusum.Track track(SampleWindow window, Map<Long, Boolean> busy) {
-    Map<Long, Double> bySecond = new HashMap<>();
+  /**
+   * Returns the GPU's value per second of the window (the last valid one if several), NaN where it
+   * was idle or reported nothing valid.
+   */
+  private static double[] track(
+      SampleWindow window, boolean[] busy, long firstSecond, int seconds) {
+    double[] bySecond = new double[seconds];
+    Arrays.fill(bySecond, Double.NaN);
     for (int i = 0; i < window.size(); i++) {
-      long second = Math.floorDiv(window.timestamp(i), 1000L);
+      long t = Math.floorDiv(window.timestamp(i), 1000L) - firstSecond;
       double v = window.value(i);
-      boolean isBusy = busy == null || busy.getOrDefault(second, false);
-      if (isBusy && Double.isFinite(v) && v >= 0) {
-        bySecond.put(second, v);
+      if (t >= 0 && t < seconds && busy[(int) t] && Double.isFinite(v) && v >= 0) {
+        bySecond[(int) t] = v;
       }
     }
-    return new PeerCusum.Track(bySecond);
+    return bySecond;
   }
 
   private static double throttledShare(TelemetryQuery telemetry, ObservedGpu gpu, long from) {

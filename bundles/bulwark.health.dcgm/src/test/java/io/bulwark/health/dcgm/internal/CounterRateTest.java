@@ -45,4 +45,27 @@ class CounterRateTest {
     assertThat(CounterRate.of(window()).spans(1)).isFalse();
     assertThat(CounterRate.of(window(5)).spans(0)).isFalse();
   }
+
+  @Test
+  void a_flat_window_is_measured_as_sample_by_sample_measuring_does() {
+    java.util.Random random = new java.util.Random(7);
+    for (int round = 0; round < 500; round++) {
+      int n = 1 + random.nextInt(40);
+      long[] t = new long[n];
+      double[] v = new double[n];
+      long clock = 1_700_000_000_000L;
+      double level = random.nextInt(3) == 0 ? 0 : random.nextInt(1_000_000);
+      for (int i = 0; i < n; i++) {
+        clock += 500 + random.nextInt(1500);
+        t[i] = clock;
+        v[i] = level;
+      }
+      SampleWindow window = SampleWindow.wrap(t, v, n);
+      long countFrom = t[0] - 5_000 + (long) random.nextInt((int) (t[n - 1] - t[0] + 10_000));
+
+      assertThat(CounterRate.of(window, countFrom))
+          .as("round %d", round)
+          .isEqualTo(CounterRate.measured(window, countFrom));
+    }
+  }
 }
