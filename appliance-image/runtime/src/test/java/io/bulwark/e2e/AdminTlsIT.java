@@ -120,17 +120,40 @@ class AdminTlsIT {
 
     // No secret in the clear: not in the console, not in any file the appliance wrote.
     java.nio.file.Path work = bulwark.dataDir.getParent();
-    try (var files = java.nio.file.Files.walk(work)) {
-      for (java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
-        byte[] bytes;
-        try {
-          bytes = java.nio.file.Files.readAllBytes(f);
-        } catch (java.nio.file.NoSuchFileException rotatedAway) {
-          continue; // the store rotates its write-ahead log files while the appliance runs
-        }
-        String text = new String(bytes, StandardCharsets.ISO_8859_1);
-        assertThat(text).as("contents of %s", f).doesNotContain(RunningAppliance.ADMIN_PASSWORD);
+    java.util.List<java.nio.file.Path> files = new java.util.ArrayList<>();
+    // The store rotates its write-ahead log files while the appliance runs: a file may vanish
+    // between being listed and being read.
+    java.nio.file.Files.walkFileTree(
+        work,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              java.nio.file.Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+            if (attributes.isRegularFile()) {
+              files.add(file);
+            }
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(
+              java.nio.file.Path file, java.io.IOException e) throws java.io.IOException {
+            if (e instanceof java.nio.file.NoSuchFileException) {
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+        });
+    assertThat(files).as("files the appliance wrote").isNotEmpty();
+    for (java.nio.file.Path f : files) {
+      byte[] bytes;
+      try {
+        bytes = java.nio.file.Files.readAllBytes(f);
+      } catch (java.nio.file.NoSuchFileException rotatedAway) {
+        continue;
       }
+      String text = new String(bytes, StandardCharsets.ISO_8859_1);
+      assertThat(text).as("contents of %s", f).doesNotContain(RunningAppliance.ADMIN_PASSWORD);
     }
   }
 

@@ -13,15 +13,21 @@ import java.util.List;
  * most {@link #MAX_SPAN_MILLIS} (24 days); a sample further from the oldest pushes out the samples
  * it cannot be kept with. One scrape writes while any number of readers take copies; every method
  * synchronises on the ring, and holds the lock only to copy a few arrays. It may also keep {@link
- * MinuteRollups} of the samples, updated as they are appended.
+ * MinuteRollups} of the samples, updated as they are appended. The arrays start small and double as
+ * the ring fills, up to its capacity: a fleet's hundreds of thousands of series are not all
+ * allocated at full size at their first scrape, and a series that comes and goes stays small.
  */
 final class SeriesRing {
   /** The longest time between the oldest and the newest sample of a ring. */
   static final long MAX_SPAN_MILLIS = Integer.MAX_VALUE;
 
-  private final int[] offsets;
+  /** The samples a new ring has room for before it first grows. */
+  static final int INITIAL_SAMPLES = 32;
+
+  private final int capacity;
+  private int[] offsets;
   private long baseMillis;
-  private final double[] values;
+  private double[] values;
   private int next;
   private int size;
   private long newestMillis = Long.MIN_VALUE;
@@ -40,8 +46,9 @@ final class SeriesRing {
     // The roll-ups first: allocated next to the ring, the fields every append touches share its
     // cache lines instead of costing one more miss per sample.
     rollups = rollupMinutes > 0 ? new MinuteRollups(rollupMinutes) : null;
-    offsets = new int[capacity];
-    values = new double[capacity];
+    this.capacity = capacity;
+    offsets = new int[Math.min(capacity, INITIAL_SAMPLES)];
+    values = new double[offsets.length];
   }
 
   /**
@@ -57,6 +64,9 @@ final class SeriesRing {
     } else if (timestampMillis - baseMillis > MAX_SPAN_MILLIS) {
       rebase(timestampMillis);
     }
+    if (size == offsets.length && size < capacity) {
+      grow();
+    }
     offsets[next] = (int) (timestampMillis - baseMillis);
     values[next] = value;
     next = next + 1 == offsets.length ? 0 : next + 1;
@@ -67,6 +77,22 @@ final class SeriesRing {
       rollups.add(timestampMillis, value);
     }
     return true;
+  }
+
+  /** Doubles the arrays (up to the capacity), the samples moved to the start in time order. */
+  private void grow() {
+    int length = Math.min(capacity, offsets.length * 2);
+    int[] grownOffsets = new int[length];
+    double[] grownValues = new double[length];
+    int start = physical(0);
+    int head = size - start;
+    System.arraycopy(offsets, start, grownOffsets, 0, head);
+    System.arraycopy(offsets, 0, grownOffsets, head, start);
+    System.arraycopy(values, start, grownValues, 0, head);
+    System.arraycopy(values, 0, grownValues, head, start);
+    offsets = grownOffsets;
+    values = grownValues;
+    next = size;
   }
 
   /**
@@ -171,7 +197,7 @@ final class SeriesRing {
   }
 
   int capacity() {
-    return offsets.length;
+    return capacity;
   }
 
   /**

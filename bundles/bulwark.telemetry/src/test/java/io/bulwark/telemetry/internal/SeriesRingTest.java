@@ -172,4 +172,20 @@ class SeriesRingTest {
     assertThat(ring.latest().timestampMillis()).isEqualTo(muchLater);
     assertThat(ring.append(muchLater, 6)).isFalse();
   }
+
+  @Test
+  void startsSmallAndGrowsToItsCapacityKeepingTheSamplesInOrder() {
+    SeriesRing ring = new SeriesRing(100);
+    for (int i = 0; i < 250; i++) {
+      ring.append(1_000L * i, i);
+      int expected = Math.min(i + 1, 100);
+      SampleWindow window = ring.window(0);
+      assertThat(window.size()).as("after %d samples", i + 1).isEqualTo(expected);
+      assertThat(window.value(0)).isEqualTo(i + 1 - expected);
+      assertThat(window.latestValue()).isEqualTo(i);
+      assertThat(window.timestamp(expected / 2))
+          .isEqualTo(1_000L * (i + 1 - expected + expected / 2));
+    }
+    assertThat(ring.capacity()).isEqualTo(100);
+  }
 }
