@@ -4,6 +4,7 @@ import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The recent samples of one series in a fixed-size ring of primitive arrays: the newest sample
@@ -21,8 +22,12 @@ final class SeriesRing {
   /** The longest time between the oldest and the newest sample of a ring. */
   static final long MAX_SPAN_MILLIS = Integer.MAX_VALUE;
 
-  /** The samples a new ring has room for before it first grows. */
-  static final int INITIAL_SAMPLES = 32;
+  /**
+   * A new ring has room for this many samples or up to twice as many (drawn at random) before it
+   * first grows: rings created together then grow at different times, instead of all at once every
+   * time they double.
+   */
+  static final int INITIAL_SAMPLES = 16;
 
   private final int capacity;
   private int[] offsets;
@@ -47,7 +52,8 @@ final class SeriesRing {
     // cache lines instead of costing one more miss per sample.
     rollups = rollupMinutes > 0 ? new MinuteRollups(rollupMinutes) : null;
     this.capacity = capacity;
-    offsets = new int[Math.min(capacity, INITIAL_SAMPLES)];
+    int initial = INITIAL_SAMPLES + ThreadLocalRandom.current().nextInt(INITIAL_SAMPLES);
+    offsets = new int[Math.min(capacity, initial)];
     values = new double[offsets.length];
   }
 
