@@ -103,10 +103,12 @@ public final class ExpositionParser {
       int valueStart = skipBlanks(b, p + memory.keyLength(), end);
       // A remembered series without labels followed by "{" is a labelled line: read it in full.
       if (valueStart == end || b[valueStart] != '{') {
-        memory.repeated(ordinal);
         if (!readValue(b, valueStart, end, p)) {
+          // Forgotten: every handle the memory keeps has been filed on the page before.
+          memory.record(ordinal, b, p, p, null);
           return false;
         }
+        memory.repeated(ordinal);
         series.repeat(handle, lineValue, lineHasTimestamp, lineTimestamp);
         return true;
       }

@@ -67,7 +67,7 @@ final class SeriesRing {
     newestMillis = timestampMillis;
     if (size == 0) {
       baseMillis = timestampMillis;
-    } else if (timestampMillis - baseMillis > MAX_SPAN_MILLIS) {
+    } else if (tooFarApart(timestampMillis, baseMillis)) {
       rebase(timestampMillis);
     }
     if (size == offsets.length && size < capacity) {
@@ -106,7 +106,7 @@ final class SeriesRing {
    * the base to the oldest sample left.
    */
   private void rebase(long timestampMillis) {
-    while (size > 0 && timestampMillis - timestamp(0) > MAX_SPAN_MILLIS) {
+    while (size > 0 && tooFarApart(timestampMillis, timestamp(0))) {
       size--;
     }
     long newBase = size == 0 ? timestampMillis : timestamp(0);
@@ -115,6 +115,15 @@ final class SeriesRing {
       offsets[physical(i)] -= shift;
     }
     baseMillis = newBase;
+  }
+
+  /**
+   * Returns true if {@code later} is more than {@link #MAX_SPAN_MILLIS} after {@code earlier}, also
+   * when the difference does not fit a long (an exporter's timestamps may be anything).
+   */
+  private static boolean tooFarApart(long later, long earlier) {
+    long span = later - earlier;
+    return span < 0 || span > MAX_SPAN_MILLIS;
   }
 
   /** Returns the timestamp of the sample at logical position {@code logical} (0 = oldest). */

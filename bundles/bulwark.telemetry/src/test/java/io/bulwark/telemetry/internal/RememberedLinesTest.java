@@ -95,6 +95,17 @@ class RememberedLinesTest {
   }
 
   @Test
+  void aRepeatedLineWithABadValueIsReadInFullOnTheNextPage() {
+    parse("a{x=\"1\"} 1\nb 2\n");
+    parse("a{x=\"1\"} oops\nb 2\n");
+    int filed = sink.filed;
+    parse("a{x=\"1\"} 3\nb 4\n");
+
+    assertThat(sink.filed - filed).as("the line after the bad value").isEqualTo(1);
+    assertThat(sink.page).containsExactly("a{x=1} 3.0 -", "b{} 4.0 -");
+  }
+
+  @Test
   void aShorterPageForgetsTheLinesItNoLongerHas() {
     parse("a 1\nb 2\nc 3\n");
     parse("a 1\n");

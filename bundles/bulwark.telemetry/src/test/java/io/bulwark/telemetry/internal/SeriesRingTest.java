@@ -188,4 +188,14 @@ class SeriesRingTest {
     }
     assertThat(ring.capacity()).isEqualTo(100);
   }
+
+  @Test
+  void timestampsTooFarApartForALongAreKeptApartToo() {
+    SeriesRing ring = new SeriesRing(4);
+    ring.append(Long.MIN_VALUE + 1, 1);
+    ring.append(1_700_000_000_000L, 2);
+
+    assertThat(ring.window(Long.MIN_VALUE).values()).containsExactly(2);
+    assertThat(ring.latest().timestampMillis()).isEqualTo(1_700_000_000_000L);
+  }
 }

@@ -32,24 +32,24 @@ final class PeerCusum {
       double statistic, long changeSecond, double ratioSinceChange, double lastZ, int judged) {}
 
   /**
-   * Runs the test. {@code tracks[g][t]} is GPU {@code g}'s value in second {@code firstSecond + t}
-   * (epoch seconds), NaN where it was idle or did not report; every row has the same length.
+   * Runs the test. {@code tracks[g][t]} is GPU {@code g}'s value in the second of column {@code t}
+   * of {@code seconds}, NaN where it was idle or did not report; every row has a column per second.
    */
-  static List<Result> run(double[][] tracks, long firstSecond, StragglerOptions o) {
+  static List<Result> run(double[][] tracks, SecondIndex seconds, StragglerOptions o) {
     int n = tracks.length;
-    int seconds = n == 0 ? 0 : tracks[0].length;
+    int columns = seconds.size();
     double[] s = new double[n];
     long[] change = new long[n];
     Arrays.fill(change, -1);
     double[] lastZ = new double[n];
     Arrays.fill(lastZ, Double.NaN);
     int[] judged = new int[n];
-    double[][] ratios = new double[n][seconds];
+    double[][] ratios = new double[n][columns];
     int[] ratioCount = new int[n];
     double[] present = new double[n];
     double[] scratch = new double[n];
     double cap = 2 * o.decisionThreshold();
-    for (int t = 0; t < seconds; t++) {
+    for (int t = 0; t < columns; t++) {
       int count = 0;
       for (int g = 0; g < n; g++) {
         double v = tracks[g][t];
@@ -81,7 +81,7 @@ final class PeerCusum {
         lastZ[g] = z;
         judged[g]++;
         if (s[g] == 0) {
-          change[g] = firstSecond + t;
+          change[g] = seconds.secondAt(t);
           ratioCount[g] = 0;
         } else {
           ratios[g][ratioCount[g]++] = ratio;

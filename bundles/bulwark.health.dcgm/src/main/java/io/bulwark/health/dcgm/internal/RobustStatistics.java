@@ -47,14 +47,7 @@ final class RobustStatistics {
 
   /** Returns the mean, or NaN for no values. */
   static double mean(double[] values) {
-    if (values.length == 0) {
-      return Double.NaN;
-    }
-    double sum = 0;
-    for (double v : values) {
-      sum += v;
-    }
-    return sum / values.length;
+    return values.length == 0 ? Double.NaN : Arrays.stream(values).average().orElse(Double.NaN);
   }
 
   /** Returns the largest value, or NaN for no values. */

@@ -84,9 +84,6 @@ public final class StragglerDetector implements Detector {
 
   private void judge(
       TelemetryQuery telemetry, List<ObservedGpu> group, long from, List<Condition> out) {
-    long firstSecond = Math.floorDiv(from, 1000L);
-    // Samples stamped further ahead than this (a wrong exporter clock) are left out of the test.
-    int maxSeconds = 2 * options.windowSeconds() + 60;
     List<String> metrics = new ArrayList<>(List.of(DcgmField.SM_CLOCK));
     Map<String, SampleWindow[]> windows = new HashMap<>();
     SampleWindow[] util = windows(telemetry, group, DcgmField.GPU_UTIL, from);
@@ -100,30 +97,23 @@ public final class StragglerDetector implements Detector {
     if (options.comparePower()) {
       metrics.add(DcgmField.POWER_USAGE);
     }
+    List<SampleWindow[]> compared = new ArrayList<>();
     for (String metric : metrics) {
-      windows.computeIfAbsent(metric, m -> windows(telemetry, group, m, from));
+      compared.add(windows.computeIfAbsent(metric, m -> windows(telemetry, group, m, from)));
     }
-    int seconds = 0;
-    for (String metric : metrics) {
-      for (SampleWindow window : windows.get(metric)) {
-        if (!window.isEmpty()) {
-          long last = Math.floorDiv(window.timestamp(window.size() - 1), 1000L) - firstSecond;
-          seconds = (int) Math.max(seconds, Math.min(maxSeconds, last + 1));
-        }
-      }
-    }
+    SecondIndex seconds = SecondIndex.of(compared, 4 * options.windowSeconds() + 60);
     boolean[][] busy = new boolean[group.size()][];
     for (int g = 0; g < group.size(); g++) {
-      busy[g] = busySeconds(telemetry, group.get(g), util[g], from, firstSecond, seconds);
+      busy[g] = busySeconds(telemetry, group.get(g), util[g], from, seconds);
     }
     Map<String, List<PeerCusum.Result>> byMetric = new LinkedHashMap<>();
     for (String metric : metrics) {
       SampleWindow[] metricWindows = windows.get(metric);
       double[][] tracks = new double[group.size()][];
       for (int g = 0; g < group.size(); g++) {
-        tracks[g] = track(metricWindows[g], busy[g], firstSecond, seconds);
+        tracks[g] = track(metricWindows[g], busy[g], seconds);
       }
-      byMetric.put(metric, PeerCusum.run(tracks, firstSecond, options));
+      byMetric.put(metric, PeerCusum.run(tracks, seconds, options));
     }
     for (int g = 0; g < group.size(); g++) {
       Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
@@ -169,9 +159,8 @@ public final class StragglerDetector implements Detector {
       ObservedGpu gpu,
       SampleWindow util,
       long from,
-      long firstSecond,
-      int seconds) {
-    boolean[] busy = new boolean[seconds];
+      SecondIndex seconds) {
+    boolean[] busy = new boolean[seconds.size()];
     if (util.isEmpty()) {
       if (Busyness.judge(telemetry, gpu, from, options.busyUtilPercent()).busy()) {
         Arrays.fill(busy, true);
@@ -179,10 +168,10 @@ public final class StragglerDetector implements Detector {
       return busy;
     }
     for (int i = 0; i < util.size(); i++) {
-      long t = Math.floorDiv(util.timestamp(i), 1000L) - firstSecond;
-      if (t >= 0 && t < seconds) {
+      int t = seconds.indexOf(SecondIndex.second(util.timestamp(i)));
+      if (t >= 0) {
         double u = util.value(i);
-        busy[(int) t] = Double.isFinite(u) && u >= options.busyUtilPercent();
+        busy[t] = Double.isFinite(u) && u >= options.busyUtilPercent();
       }
     }
     return busy;
@@ -192,15 +181,14 @@ public final class StragglerDetector implements Detector {
    * Returns the GPU's value per second of the window (the last valid one if several), NaN where it
    * was idle or reported nothing valid.
    */
-  private static double[] track(
-      SampleWindow window, boolean[] busy, long firstSecond, int seconds) {
-    double[] bySecond = new double[seconds];
+  private static double[] track(SampleWindow window, boolean[] busy, SecondIndex seconds) {
+    double[] bySecond = new double[seconds.size()];
     Arrays.fill(bySecond, Double.NaN);
     for (int i = 0; i < window.size(); i++) {
-      long t = Math.floorDiv(window.timestamp(i), 1000L) - firstSecond;
+      int t = seconds.indexOf(SecondIndex.second(window.timestamp(i)));
       double v = window.value(i);
-      if (t >= 0 && t < seconds && busy[(int) t] && Double.isFinite(v) && v >= 0) {
-        bySecond[(int) t] = v;
+      if (t >= 0 && busy[t] && Double.isFinite(v) && v >= 0) {
+        bySecond[t] = v;
       }
     }
     return bySecond;
