@@ -66,32 +66,22 @@ final class MinuteRollups {
       openCount++;
       return;
     }
+    // Another minute than the one being filled (whose bounds the test above covers).
     long minute = minuteOf(millis);
-    if (minute != openMinute) {
-      if (openMinute != NONE && minute > openMinute) {
-        close();
-      }
-      if (newestClosed != NONE && minute <= newestClosed) {
-        late++;
-        return;
-      }
-      openMinute = minute;
-      openFromMillis = minute * MINUTE_MILLIS;
-      openToMillis = openFromMillis + MINUTE_MILLIS;
-      openMin = value;
-      openMax = value;
-      openSum = value;
-      openCount = 1;
+    if (openMinute != NONE && minute > openMinute) {
+      close();
+    }
+    if (newestClosed != NONE && minute <= newestClosed) {
+      late++;
       return;
     }
-    if (value < openMin) {
-      openMin = value;
-    }
-    if (value > openMax) {
-      openMax = value;
-    }
-    openSum += value;
-    openCount++;
+    openMinute = minute;
+    openFromMillis = minute * MINUTE_MILLIS;
+    openToMillis = openFromMillis + MINUTE_MILLIS;
+    openMin = value;
+    openMax = value;
+    openSum = value;
+    openCount = 1;
   }
 
   /** Closes the minute being filled if it is older than {@code minute}. */
