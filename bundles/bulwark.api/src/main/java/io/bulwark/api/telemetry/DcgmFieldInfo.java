@@ -7,11 +7,12 @@ import java.util.Objects;
  * What dcgm-exporter declares for one of the fields in {@link DcgmField}: its Prometheus type, its
  * help text, and whether DCGM reports it as a floating-point value (printed with six decimals) or
  * an integer. The one place the simulator and the node agent take these from, so that every page
- * Bulwark serves describes a field the same way.
+ * Bulwark serves describes a field, and writes its values and labels, the same way.
  *
  * @since 1.1
  */
 public record DcgmFieldInfo(String name, String type, String help, boolean decimal) {
+  private static final long[] POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000};
   private static final Map<String, DcgmFieldInfo> KNOWN =
       Map.ofEntries(
           entry(DcgmField.SM_CLOCK, "gauge", "SM clock frequency (in MHz).", false),
@@ -209,6 +210,49 @@ public record DcgmFieldInfo(String name, String type, String help, boolean decim
       throw new IllegalArgumentException("not a dcgm-exporter field Bulwark knows: " + name);
     }
     return info;
+  }
+
+  /**
+   * Appends {@code value} as dcgm-exporter prints this field: with six decimals if it is a
+   * floating-point field, else as a whole number.
+   *
+   * @since 1.2
+   */
+  public void appendValue(StringBuilder out, double value) {
+    if (decimal) {
+      appendDecimal(out, value);
+    } else {
+      out.append((long) value);
+    }
+  }
+
+  /**
+   * Appends {@code value} with six decimals, as dcgm-exporter prints DCGM's doubles (Go's {@code
+   * %f}).
+   *
+   * @since 1.2
+   */
+  public static void appendDecimal(StringBuilder out, double value) {
+    long micros = Math.round(value * 1_000_000);
+    if (micros < 0) {
+      out.append('-');
+      micros = -micros;
+    }
+    out.append(micros / 1_000_000).append('.');
+    long fraction = micros % 1_000_000;
+    for (int digits = 5; digits > 0 && fraction < POWERS_OF_TEN[digits]; digits--) {
+      out.append('0');
+    }
+    out.append(fraction);
+  }
+
+  /**
+   * Returns a label value escaped as the Prometheus text format requires ({@code \\ \" \n}).
+   *
+   * @since 1.2
+   */
+  public static String escapeLabelValue(String value) {
+    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 
   private static Map.Entry<String, DcgmFieldInfo> entry(

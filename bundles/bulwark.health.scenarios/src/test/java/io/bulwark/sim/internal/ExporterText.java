@@ -1,5 +1,7 @@
 package io.bulwark.sim.internal;
 
+import io.bulwark.api.telemetry.DcgmFieldInfo;
+
 /**
  * What the simulator knows about dcgm-exporter's page format and the H100 it models, opened to the
  * scenario pages: numbers written as dcgm-exporter writes them, label values escaped, and the H100
@@ -28,12 +30,12 @@ public final class ExporterText {
 
   /** Appends {@code value} with six decimals, as dcgm-exporter prints DCGM's doubles. */
   public static void appendDecimal(StringBuilder out, double value) {
-    MetricsPage.appendSixDecimals(out, value);
+    DcgmFieldInfo.appendDecimal(out, value);
   }
 
   /** Returns a label value escaped as the Prometheus text format requires. */
   public static String escape(String value) {
-    return MetricsPage.escape(value);
+    return DcgmFieldInfo.escapeLabelValue(value);
   }
 
   /** Rounds an SM clock to the 15 MHz steps the GPU runs at. */

@@ -89,11 +89,8 @@ enum Metric {
     return this == CLOCK_EVENTS && olderExporter ? "Current clock throttle reasons." : info.help();
   }
 
-  /**
-   * Returns true if DCGM reports this field as a double (printed with six decimals), false for an
-   * integer.
-   */
-  boolean decimal() {
-    return info.decimal();
+  /** Returns what dcgm-exporter declares for the field, and how it writes its values. */
+  DcgmFieldInfo info() {
+    return info;
   }
 }

@@ -7,7 +7,6 @@ package io.bulwark.sim.internal;
  * since every scrape renders a fresh page.
  */
 final class MetricsPage {
-  private static final long[] POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000};
 
   private MetricsPage() {}
 
@@ -37,34 +36,10 @@ final class MetricsPage {
         }
         out.append(name).append('{').append(labels[gpu]).append("} ");
         double value = values[gpu][metric.ordinal()];
-        if (metric.decimal()) {
-          appendSixDecimals(out, value);
-        } else {
-          out.append((long) value);
-        }
+        metric.info().appendValue(out, value);
         out.append('\n');
       }
     }
     return out.toString();
-  }
-
-  /** Appends {@code value} with six decimals, as Go's {@code %f} prints it. */
-  static void appendSixDecimals(StringBuilder out, double value) {
-    long micros = Math.round(value * 1_000_000);
-    if (micros < 0) {
-      out.append('-');
-      micros = -micros;
-    }
-    out.append(micros / 1_000_000).append('.');
-    long fraction = micros % 1_000_000;
-    for (int digits = 5; digits > 0 && fraction < POWERS_OF_TEN[digits]; digits--) {
-      out.append('0');
-    }
-    out.append(fraction);
-  }
-
-  /** Returns a label value escaped as the Prometheus text format requires. */
-  static String escape(String value) {
-    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 }

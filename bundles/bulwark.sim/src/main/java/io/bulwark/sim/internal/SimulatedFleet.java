@@ -1,5 +1,6 @@
 package io.bulwark.sim.internal;
 
+import io.bulwark.api.telemetry.DcgmFieldInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -161,7 +162,7 @@ final class SimulatedFleet {
         + "\",modelName=\""
         + GpuModel.MODEL_NAME
         + "\",Hostname=\""
-        + MetricsPage.escape(name)
+        + DcgmFieldInfo.escapeLabelValue(name)
         + "\",DCGM_FI_DRIVER_VERSION=\""
         + driver
         + "\"";

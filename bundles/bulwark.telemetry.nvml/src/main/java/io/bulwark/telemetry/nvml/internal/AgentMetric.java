@@ -71,8 +71,8 @@ enum AgentMetric {
     return info.help();
   }
 
-  /** Returns true if DCGM reports this field as a double, false for an integer. */
-  boolean decimal() {
-    return info.decimal();
+  /** Returns what dcgm-exporter declares for the field, and how it writes its values. */
+  DcgmFieldInfo info() {
+    return info;
   }
 }

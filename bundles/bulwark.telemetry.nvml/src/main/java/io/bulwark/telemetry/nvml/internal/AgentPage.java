@@ -1,5 +1,7 @@
 package io.bulwark.telemetry.nvml.internal;
 
+import io.bulwark.api.telemetry.DcgmFieldInfo;
+
 /**
  * Renders a {@link NodeReading} as a dcgm-exporter page (Prometheus text format 0.0.4): first the
  * agent's own status ({@code bulwark_nvml_up}, and {@code bulwark_gpu_lost} for each lost GPU),
@@ -12,13 +14,11 @@ final class AgentPage {
   static final String UP = "bulwark_nvml_up";
   static final String GPU_LOST = "bulwark_gpu_lost";
 
-  private static final long[] POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000};
-
   private AgentPage() {}
 
   /** Renders {@code node} for the node named {@code hostname}. */
   static String render(NodeReading node, String hostname) {
-    String host = escape(hostname);
+    String host = DcgmFieldInfo.escapeLabelValue(hostname);
     StringBuilder out = new StringBuilder(1024 + node.gpus().size() * AgentMetric.COUNT * 200);
     out.append("# HELP ")
         .append(UP)
@@ -36,7 +36,7 @@ final class AgentPage {
             .append("{gpu=\"")
             .append(gpu.index())
             .append("\",UUID=\"")
-            .append(escape(gpu.uuid()))
+            .append(DcgmFieldInfo.escapeLabelValue(gpu.uuid()))
             .append("\",Hostname=\"")
             .append(host)
             .append("\"} 1\n");
@@ -61,11 +61,7 @@ final class AgentPage {
         }
         out.append(metric.field()).append('{').append(labels[g]).append("} ");
         double value = gpu.value(metric);
-        if (metric.decimal()) {
-          appendSixDecimals(out, value);
-        } else {
-          out.append((long) value);
-        }
+        metric.info().appendValue(out, value);
         out.append('\n');
       }
     }
@@ -78,39 +74,22 @@ final class AgentPage {
             .append("gpu=\"")
             .append(gpu.index)
             .append("\",UUID=\"")
-            .append(escape(gpu.uuid))
+            .append(DcgmFieldInfo.escapeLabelValue(gpu.uuid))
             .append("\",pci_bus_id=\"")
-            .append(escape(gpu.pciBusId))
+            .append(DcgmFieldInfo.escapeLabelValue(gpu.pciBusId))
             .append("\",device=\"nvidia")
             .append(gpu.index)
             .append("\",modelName=\"")
-            .append(escape(gpu.model))
+            .append(DcgmFieldInfo.escapeLabelValue(gpu.model))
             .append("\",Hostname=\"")
             .append(host)
             .append('"');
     if (!driverVersion.isEmpty()) {
-      labels.append(",DCGM_FI_DRIVER_VERSION=\"").append(escape(driverVersion)).append('"');
+      labels
+          .append(",DCGM_FI_DRIVER_VERSION=\"")
+          .append(DcgmFieldInfo.escapeLabelValue(driverVersion))
+          .append('"');
     }
     return labels.toString();
-  }
-
-  /** Appends {@code value} with six decimals, as Go's {@code %f} prints it. */
-  static void appendSixDecimals(StringBuilder out, double value) {
-    long micros = Math.round(value * 1_000_000);
-    if (micros < 0) {
-      out.append('-');
-      micros = -micros;
-    }
-    out.append(micros / 1_000_000).append('.');
-    long fraction = micros % 1_000_000;
-    for (int digits = 5; digits > 0 && fraction < POWERS_OF_TEN[digits]; digits--) {
-      out.append('0');
-    }
-    out.append(fraction);
-  }
-
-  /** Returns a label value escaped as the Prometheus text format requires. */
-  static String escape(String value) {
-    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 }
