@@ -140,11 +140,6 @@ final class LineMemory {
     nextHandles = null;
   }
 
-  /** Returns how many lines are remembered. */
-  int lines() {
-    return lines;
-  }
-
   /** Forgets everything, as for another target's pages. */
   void clear() {
     keys = new byte[0];
