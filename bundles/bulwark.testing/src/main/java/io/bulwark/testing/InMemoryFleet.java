@@ -70,4 +70,9 @@ public final class InMemoryFleet implements FleetRepository {
     nodes.put(id, changed);
     return changed;
   }
+
+  @Override
+  public synchronized boolean remove(NodeId id) {
+    return nodes.remove(id) != null;
+  }
 }

@@ -33,4 +33,13 @@ public interface FleetRepository {
    * @throws java.util.NoSuchElementException if the node is not in the inventory
    */
   Node setState(NodeId id, LifecycleState state);
+
+  /**
+   * Removes a node from the inventory, e.g. one an exporter invented. Telemetry that still reports
+   * the node records it again.
+   *
+   * @return true if the node was in the inventory
+   * @since 1.1
+   */
+  boolean remove(NodeId id);
 }

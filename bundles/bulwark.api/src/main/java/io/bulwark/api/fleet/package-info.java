@@ -3,7 +3,7 @@
  * inventory.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.api.fleet;
 
 import org.osgi.annotation.bundle.Export;

@@ -197,6 +197,13 @@ public final class MapDbStore
   }
 
   @Override
+  public synchronized boolean remove(NodeId id) {
+    boolean existed = nodes.remove(id.value()) != null;
+    db.commit();
+    return existed;
+  }
+
+  @Override
   public synchronized void save(Finding finding) {
     byte[] bytes = RecordCodec.encode(finding);
     findings.put(finding.id(), bytes);

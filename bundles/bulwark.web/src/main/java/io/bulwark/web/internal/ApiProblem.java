@@ -61,6 +61,12 @@ final class ApiProblem extends RuntimeException {
         503, "urn:bulwark:problem:audit-unavailable", "Audit log unavailable", detail, null);
   }
 
+  /** The store cannot take the action now; nothing was changed (503, retry later). */
+  static ApiProblem storeUnavailable(String detail) {
+    return new ApiProblem(
+        503, "urn:bulwark:problem:store-unavailable", "Store unavailable", detail, null);
+  }
+
   int status() {
     return status;
   }

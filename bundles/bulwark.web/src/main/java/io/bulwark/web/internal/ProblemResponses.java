@@ -1,5 +1,7 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.store.StoreUnavailableException;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -18,6 +20,9 @@ final class ProblemResponses {
   static final String TYPE_NOT_FOUND = "urn:bulwark:problem:not-found";
   static final String TYPE_METHOD_NOT_ALLOWED = "urn:bulwark:problem:method-not-allowed";
   static final String TYPE_INTERNAL_ERROR = "urn:bulwark:problem:internal-error";
+
+  /** Seconds a client is asked to wait before retrying a 503. */
+  static final String RETRY_AFTER_SECONDS = "5";
 
   private static final Logger LOG = System.getLogger(ProblemResponses.class.getName());
 
@@ -51,8 +56,11 @@ final class ProblemResponses {
    * error.
    */
   static void failure(RoutingContext ctx) {
-    Throwable failure = ctx.failure();
+    Throwable failure = unavailable(ctx.failure());
     if (failure instanceof ApiProblem problem) {
+      if (problem.status() == 503) {
+        ctx.response().putHeader("Retry-After", RETRY_AFTER_SECONDS);
+      }
       send(
           ctx,
           problem.status(),
@@ -67,6 +75,23 @@ final class ProblemResponses {
     } else {
       internalError(ctx);
     }
+  }
+
+  /**
+   * Returns the problem a refusal by the store or the audit log stands for (503, nothing was
+   * changed), looking through the causes; otherwise {@code failure} itself.
+   */
+  private static Throwable unavailable(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof StoreUnavailableException e) {
+        return ApiProblem.storeUnavailable(e.getMessage());
+      }
+      if (t instanceof AuditUnavailableException e) {
+        return ApiProblem.auditUnavailable(
+            "the action was not carried out because it could not be audited: " + e.getMessage());
+      }
+    }
+    return failure;
   }
 
   /** Router error handler for 500 and the fallback of {@link #failure}. */
