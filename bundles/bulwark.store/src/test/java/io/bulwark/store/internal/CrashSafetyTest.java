@@ -3,32 +3,75 @@ package io.bulwark.store.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
+import io.bulwark.api.health.FindingState;
+import io.bulwark.api.health.Severity;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills a writing JVM with SIGKILL in the middle of its writes and proves that every write it had
- * acknowledged is in the store, and that the store opens cleanly afterwards.
+ * Kills a writing JVM with SIGKILL in the middle of its writes, several times over at random
+ * points, and proves after each kill that every write it had acknowledged is in the store, that the
+ * store opens cleanly, and that it takes writes again.
  */
 class CrashSafetyTest {
+  private static final int ROUNDS = 6;
 
   @TempDir Path dir;
 
   @Test
-  void everyAcknowledgedWriteSurvivesKillMinus9() throws Exception {
+  void everyAcknowledgedWriteSurvivesRepeatedKillMinus9() throws Exception {
+    Random random = new Random(7);
+    java.util.List<Integer> acknowledged = new java.util.ArrayList<>();
+    int next = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+      int target = next + 40 + random.nextInt(200);
+      int lastAcknowledged = runAndKill(next, target);
+      assertThat(lastAcknowledged)
+          .as("round %d: writes acknowledged before the kill", round)
+          .isGreaterThanOrEqualTo(target);
+      for (int i = next; i <= lastAcknowledged; i++) {
+        acknowledged.add(i);
+      }
+      try (MapDbStore reopened = new MapDbStore(new StoreOptions(dir))) {
+        for (int i : acknowledged) {
+          assertThat(reopened.get("finding-" + i))
+              .as("round %d: acknowledged finding %d", round, i)
+              .isPresent();
+        }
+        assertThat(reopened.find(FindingQuery.open().withLimit(1_000_000)))
+            .hasSizeGreaterThanOrEqualTo(acknowledged.size());
+        assertThat(reopened.node(NodeId.of("gpu-node-0"))).isPresent();
+        reopened.save(finding("after-crash-" + round, NodeId.of("gpu-node-1"), 0));
+      }
+      next = lastAcknowledged + 2; // the write after the last acknowledged one may or may not be in
+    }
+    try (MapDbStore again = new MapDbStore(new StoreOptions(dir))) {
+      for (int round = 0; round < ROUNDS; round++) {
+        assertThat(again.get("after-crash-" + round)).isPresent();
+      }
+    }
+  }
+
+  /** Starts a writer from {@code from}, kills it once it acknowledged {@code target}. */
+  private int runAndKill(int from, int target) throws Exception {
     Process writer =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 StoreWriterProcess.class.getName(),
-                dir.toString())
+                dir.toString(),
+                Integer.toString(from))
             .redirectErrorStream(true)
             .start();
     int lastAcknowledged = -1;
@@ -40,36 +83,38 @@ class CrashSafetyTest {
       while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
         if (line.startsWith("committed ")) {
           lastAcknowledged = Integer.parseInt(line.substring("committed ".length()));
-          if (lastAcknowledged >= 300) {
+          if (lastAcknowledged >= target) {
             break;
           }
         }
       }
-      // SIGKILL on Linux: no shutdown hook, no close, writes possibly half done.
+      // SIGKILL on Linux: no shutdown hook, no close, a commit possibly half done.
       writer.destroyForcibly();
       assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
-    assertThat(lastAcknowledged)
-        .as("writes acknowledged before the kill")
-        .isGreaterThanOrEqualTo(300);
+    return lastAcknowledged;
+  }
 
-    try (MapDbStore reopened = new MapDbStore(new StoreOptions(dir))) {
-      for (int i = 0; i <= lastAcknowledged; i++) {
-        assertThat(reopened.get("finding-" + i)).as("acknowledged finding %d", i).isPresent();
-      }
-      assertThat(reopened.find(FindingQuery.open().withLimit(100_000)))
-          .hasSizeGreaterThan(lastAcknowledged);
-      assertThat(reopened.node(NodeId.of("gpu-node-0"))).isPresent();
-      reopened.save(
-          MapDbStoreTest.finding(
-              "after-crash",
-              "xid",
-              NodeId.of("gpu-node-1"),
-              io.bulwark.api.health.FindingState.OPEN,
-              java.time.Instant.now()));
-    }
-    try (MapDbStore again = new MapDbStore(new StoreOptions(dir))) {
-      assertThat(again.get("after-crash")).isPresent();
-    }
+  static Finding finding(String id, NodeId node, int evidencePages) {
+    return finding(id, node, FindingState.OPEN, Instant.ofEpochMilli(1_000_000L), evidencePages);
+  }
+
+  static Finding finding(
+      String id, NodeId node, FindingState state, Instant at, int evidencePages) {
+    return new Finding(
+        id,
+        "xid",
+        node,
+        0,
+        Severity.CRITICAL,
+        state,
+        at,
+        at,
+        null,
+        "xid on " + node,
+        Map.of("log", "e".repeat(evidencePages * 3000)),
+        "",
+        1.0,
+        1);
   }
 }

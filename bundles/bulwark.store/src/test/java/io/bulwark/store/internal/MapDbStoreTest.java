@@ -135,6 +135,16 @@ class MapDbStoreTest {
           }
 
           @Override
+          public long minFreeMegabytes() {
+            return 256;
+          }
+
+          @Override
+          public int cacheMegabytes() {
+            return 32;
+          }
+
+          @Override
           public Class<StoreConfig> annotationType() {
             return StoreConfig.class;
           }
