@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The store's free-space guard: refuses routine writes once the disk of the data folder has less
- * free space than the reserve, so that the disk never fills under the store and the audit log
- * (which writes until the disk is full) keeps room to record. Account and token writes (logins,
- * password changes) are let through down to a smaller floor, so that an administrator can still log
- * in to see why. Reads of free space are a {@code statvfs} call, cached for a second.
+ * free space than the reserve (the configured size, or a tenth of a small disk), so that the disk
+ * never fills under the store and the audit log (which writes until the disk is full) keeps room to
+ * record. Account and token writes (logins, password changes) are let through down to a smaller
+ * floor, so that an administrator can still log in to see why. Reads of free space are a {@code
+ * statvfs} call, cached for a second.
  */
 final class DiskReserve {
   private static final System.Logger LOG = System.getLogger(DiskReserve.class.getName());
@@ -22,7 +23,6 @@ final class DiskReserve {
 
   private final Path folder;
   private final long reserveBytes;
-  private final long floorBytes;
   private final AtomicLong refused = new AtomicLong();
   private volatile FileStore store;
   private volatile long free = -1;
@@ -37,7 +37,6 @@ final class DiskReserve {
   DiskReserve(Path folder, long reserveBytes) {
     this.folder = folder;
     this.reserveBytes = reserveBytes;
-    this.floorBytes = reserveBytes / 8;
   }
 
   /**
@@ -47,8 +46,8 @@ final class DiskReserve {
    * @throws StoreUnavailableException naming the disk, its free space and what to do
    */
   void check(String what, boolean priority) {
-    long limit = priority ? floorBytes : reserveBytes;
     long available = freeBytes(true);
+    long limit = priority ? reserveBytes() / 8 : reserveBytes();
     if (limit > 0 && available >= 0 && available < limit) {
       refused.incrementAndGet();
       throw new StoreUnavailableException(
@@ -70,7 +69,8 @@ final class DiskReserve {
   /** Returns true while routine writes are refused. */
   boolean belowReserve() {
     long available = freeBytes(false);
-    return reserveBytes > 0 && available >= 0 && available < reserveBytes;
+    long limit = reserveBytes();
+    return limit > 0 && available >= 0 && available < limit;
   }
 
   /**
@@ -92,8 +92,10 @@ final class DiskReserve {
     return total;
   }
 
+  /** Returns the reserve in force: the configured one, or a tenth of the disk if that is less. */
   long reserveBytes() {
-    return reserveBytes;
+    long size = total;
+    return size > 0 ? Math.min(reserveBytes, size / 10) : reserveBytes;
   }
 
   long refusals() {

@@ -72,6 +72,9 @@ public final class MapDbStore
         CapacityLedger,
         SubsystemCheck,
         AutoCloseable {
+  /** Finding kinds about the appliance itself start with this. */
+  static final String APPLIANCE_KIND_PREFIX = "appliance-";
+
   /** How long the hourly capacity account is kept. */
   static final Duration CAPACITY_KEPT = Duration.ofDays(400);
 
@@ -249,12 +252,16 @@ public final class MapDbStore
     return db.write("remove node " + id, false, m -> m.nodes().remove(id.value()) != null);
   }
 
+  /**
+   * Saves a finding. A finding about the appliance itself ({@code appliance-…}, e.g. the disk
+   * filling) is written with priority, so that it is kept while routine writes are refused.
+   */
   @Override
   public void save(Finding finding) {
     byte[] bytes = RecordCodec.encode(finding);
     db.write(
         "save finding " + finding.id(),
-        false,
+        finding.kind().startsWith(APPLIANCE_KIND_PREFIX),
         m -> {
           m.findings().put(finding.id(), bytes);
           if (finding.state() == FindingState.OPEN) {

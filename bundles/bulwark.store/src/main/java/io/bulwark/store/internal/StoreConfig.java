@@ -15,7 +15,8 @@ public @interface StoreConfig {
 
   @AttributeDefinition(
       description =
-          "Free space (MiB) the store leaves on the disk of its folder: below it, routine writes"
+          "Free space (MiB) the store leaves on the disk of its folder (at most a tenth of the"
+              + " disk): below it, routine writes"
               + " (findings, inventory, capacity) are refused with 503 until space is freed, so"
               + " that the disk never fills and the audit log keeps room; account and token"
               + " writes go on down to an eighth of it. 0 turns the guard off.")

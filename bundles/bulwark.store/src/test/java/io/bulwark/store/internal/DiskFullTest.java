@@ -129,24 +129,42 @@ class DiskFullTest {
   }
 
   @Test
+  void theReserveIsAtMostATenthOfTheDisk() throws Exception {
+    try (MapDbStore store =
+        new MapDbStore(
+            new StoreOptions(
+                disk.root.resolve("data"), 256L << 20, StoreOptions.DEFAULT_CACHED_PAGES))) {
+      double reserve = store.status().measurements().get("bulwark_store_disk_reserve_bytes");
+      assertThat(reserve).isEqualTo((double) (Files.getFileStore(disk.root).getTotalSpace() / 10));
+      store.save(finding("fits"));
+    }
+  }
+
+  @Test
   void theReserveRefusesRoutineWritesBeforeTheDiskIsFullButLetsAnAdministratorLogIn()
       throws Exception {
     Path dir = disk.root.resolve("data");
-    StoreOptions guarded = new StoreOptions(dir, 2L << 20, StoreOptions.DEFAULT_CACHED_PAGES);
+    StoreOptions guarded = new StoreOptions(dir, 512L << 10, StoreOptions.DEFAULT_CACHED_PAGES);
     try (MapDbStore store = new MapDbStore(guarded)) {
       store.save(finding("kept"));
-      disk.fillLeaving(1L << 20);
+      disk.fillLeaving(256L << 10);
 
       assertThatThrownBy(() -> store.save(finding("refused")))
           .isInstanceOf(StoreUnavailableException.class)
-          .hasMessageContaining("below the store's reserve of 2.0 MiB")
+          .hasMessageContaining("below the store's reserve of 512.0 KiB")
           .hasMessageContaining("minFreeMegabytes");
       assertThat(store.get("refused")).isEmpty();
       assertThat(store.status().state()).isEqualTo(SubsystemState.DOWN);
       assertThat(store.status().summary()).contains("below the store's reserve");
       assertThat(store.status().measurements())
           .containsKey("bulwark_store_disk_free_bytes")
-          .containsEntry("bulwark_store_disk_reserve_bytes", (double) (2L << 20));
+          .containsEntry("bulwark_store_disk_reserve_bytes", (double) (512L << 10));
+
+      // A finding about the appliance itself is written too, so that it says why.
+      store.save(
+          MapDbStoreTest.finding(
+              "disk", "appliance-store", NodeId.of("bulwark-appliance"), FindingState.OPEN, T0));
+      assertThat(store.get("disk")).isPresent();
 
       // A login records the account: it goes on down to an eighth of the reserve.
       store.save(
