@@ -29,6 +29,11 @@ final class FindingPublisher {
     this.repository = repository;
   }
 
+  /** Returns how many finding changes wait to be stored. Called on the engine thread. */
+  int unsavedCount() {
+    return unsaved.size();
+  }
+
   void addListener(FindingListener listener) {
     listeners.add(listener);
   }

@@ -11,6 +11,8 @@ import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.system.SubsystemCheck;
+import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -44,11 +46,11 @@ import org.osgi.service.metatype.annotations.Designate;
  * are restored from the store on activation, so a restart does not duplicate them.
  */
 @Component(
-    service = HealthService.class,
+    service = {HealthService.class, SubsystemCheck.class},
     configurationPid = "io.bulwark.health",
     configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = HealthEngineConfig.class)
-public final class HealthEngine implements HealthService {
+public final class HealthEngine implements HealthService, SubsystemCheck {
   private static final Logger LOG = System.getLogger(HealthEngine.class.getName());
   private static final int RESTORE_LIMIT = 1_000_000;
 
@@ -66,6 +68,8 @@ public final class HealthEngine implements HealthService {
   private volatile Map<String, Finding> openById = Map.of();
   private volatile CapacityReport capacity;
   private volatile ScheduledExecutorService scheduler;
+  private final EngineHealth engineHealth;
+  private volatile int unsaved;
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -119,6 +123,7 @@ public final class HealthEngine implements HealthService {
     this.book = new CapacityBook(ledger, options.evaluationIntervalMillis());
     long now = clock.millis();
     this.capacity = CapacityReport.of(Instant.ofEpochMilli(now), List.of());
+    this.engineHealth = new EngineHealth(options.evaluationIntervalMillis(), now);
     restoreOpenFindings(now);
   }
 
@@ -199,6 +204,7 @@ public final class HealthEngine implements HealthService {
 
   /** Runs one evaluation now. Called on the engine thread; tests call it directly. */
   synchronized void evaluate() {
+    long started = System.nanoTime();
     long now = clock.millis();
     List<Node> nodes = readInventory();
     if (recorder.record(nodes, Instant.ofEpochMilli(now)) > 0) {
@@ -215,6 +221,13 @@ public final class HealthEngine implements HealthService {
         open.stream().collect(Collectors.toUnmodifiableMap(Finding::id, Function.identity()));
     capacity = CapacityAccount.compute(nodes, open, telemetry, now, options.telemetryStaleMillis());
     book.book(capacity, now);
+    unsaved = publisher.unsavedCount();
+    engineHealth.completed(clock.millis(), System.nanoTime() - started);
+  }
+
+  @Override
+  public SubsystemStatus status() {
+    return engineHealth.status(clock.millis(), roster.names().size(), openById.size(), unsaved);
   }
 
   @Override
@@ -253,6 +266,7 @@ public final class HealthEngine implements HealthService {
     try {
       evaluate();
     } catch (RuntimeException e) {
+      engineHealth.failed(e);
       LOG.log(
           Level.ERROR,
           "Health evaluation failed; findings and capacity stay as they were and the next"
