@@ -1,4 +1,5 @@
-// System page: uptime, detectors, telemetry targets and the bundles of the appliance.
+// System page: the appliance's state and each subsystem's report (what it sees, what to do), uptime,
+// detectors, telemetry targets and the bundles of the appliance.
 
 import { getJson } from './api.js';
 import { h, replace } from './dom.js';
@@ -6,12 +7,14 @@ import { absolute, relative } from './format.js';
 
 export function mount(root) {
   const facts = h('dl', { class: 'facts', id: 'system-facts' });
+  const subsystemsHost = h('div', { class: 'table-wrap' });
   const targetsHost = h('div', { class: 'table-wrap' });
   const bundlesHost = h('div', { class: 'table-wrap' });
   const error = h('p', { class: 'notice error', hidden: true, id: 'system-error' });
   replace(root,
     h('div', { class: 'page-head' }, h('h1', {}, 'System')),
     error, facts,
+    h('section', { class: 'panel' }, h('h2', {}, 'Subsystems'), subsystemsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Telemetry targets'), targetsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Bundles'), bundlesHost));
 
@@ -20,11 +23,20 @@ export function mount(root) {
       const [health, targets] = await Promise.all([getJson('health'), getJson('telemetry/targets')]);
       const active = health.bundles.filter((b) => b.state === 'active').length;
       replace(facts,
-        fact('Status', health.status, 'system-status'),
+        h('div', { class: 'fact' }, h('dt', {}, 'Status'),
+          h('dd', { id: 'system-status' }, h('span', { class: `badge subsystem-${health.status.toLowerCase()}` }, health.status))),
         fact('Up since', `${absolute(health.startedAt)} (${Math.floor(health.uptimeSeconds / 3600)} h ${Math.floor((health.uptimeSeconds % 3600) / 60)} min)`),
         fact('Detectors', health.detectors.length ? health.detectors.join(', ') : 'none', 'detector-list'),
         fact('Targets up', `${targets.up} of ${targets.count}`),
         fact('Bundles active', `${active} of ${health.bundles.length}`));
+      replace(subsystemsHost, h('table', { id: 'subsystem-list', class: 'table' },
+        h('thead', {}, h('tr', {}, ['Subsystem', 'State', 'Since', 'What it sees', 'What to do'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, (health.subsystems || []).map((s) => h('tr', { data: { subsystem: s.subsystem, state: s.state }, class: s.state === 'UP' ? '' : `sev-row-${s.state === 'DOWN' ? 'critical' : 'warning'}` },
+          h('td', { class: 'mono' }, s.subsystem),
+          h('td', {}, h('span', { class: `badge subsystem-${s.state.toLowerCase()}` }, s.state)),
+          h('td', { class: 'nowrap', title: absolute(s.since) }, relative(s.since)),
+          h('td', {}, s.summary),
+          h('td', {}, s.action || '–'))))));
       replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Last scrape', 'Duration', 'Samples', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },

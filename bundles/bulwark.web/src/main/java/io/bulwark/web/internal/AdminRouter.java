@@ -128,6 +128,11 @@ final class AdminRouter {
     router.get("/api/v1/health").handler(anyRole).blockingHandler(blocking(health::health), false);
     router.get("/api/v1/events").handler(anyRole).handler(events::open);
     router
+        .get("/metrics")
+        .blockingHandler(access::authenticate, false)
+        .handler(anyRole)
+        .handler(new MetricsResource(services.subsystems())::metrics);
+    router
         .getWithRegex("/(?!api(?:/|$)).*")
         .handler(new WebrootAssets(AdminRouter.class.getClassLoader()));
 

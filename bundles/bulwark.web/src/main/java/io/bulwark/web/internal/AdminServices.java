@@ -16,8 +16,8 @@ import java.util.Objects;
 /**
  * The services the admin plane reads from: the health engine, the inventory, telemetry and its
  * targets, the framework's bundles, the security posture, the accounts, users, API tokens, audit
- * log and TLS identity, the notice banner, the price of a GPU-hour, and the clock that sets the
- * telemetry windows. Handed to every resource.
+ * log and TLS identity, the notice banner, the price of a GPU-hour, the subsystems' self-reports,
+ * and the clock that sets the telemetry windows. Handed to every resource.
  */
 record AdminServices(
     HealthService health,
@@ -34,6 +34,7 @@ record AdminServices(
     AdminTls tls,
     String banner,
     GpuHourPrice price,
+    SubsystemChecks subsystems,
     Clock clock) {
 
   AdminServices {
@@ -51,6 +52,7 @@ record AdminServices(
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(banner, "banner");
     Objects.requireNonNull(price, "price");
+    Objects.requireNonNull(subsystems, "subsystems");
     Objects.requireNonNull(clock, "clock");
   }
 }

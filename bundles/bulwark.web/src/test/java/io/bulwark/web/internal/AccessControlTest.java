@@ -35,6 +35,7 @@ class AccessControlTest {
           new Route("GET", "/api/v1/capacity", null, ALL),
           new Route("GET", "/api/v1/telemetry/targets", null, ALL),
           new Route("GET", "/api/v1/health", null, ALL),
+          new Route("GET", "/metrics", null, ALL),
           new Route("GET", "/api/v1/session", null, ALL),
           new Route("GET", "/api/v1/audit", null, Set.of("admin", "auditor")),
           new Route("GET", "/api/v1/audit/export?format=csv", null, Set.of("admin", "auditor")),

@@ -171,6 +171,15 @@ final class FleetFixture {
   final FakeAdministration.Users users = new FakeAdministration.Users();
   final FakeAdministration.Tokens tokens = new FakeAdministration.Tokens();
   final FakeAdministration.Tls tls = new FakeAdministration.Tls();
+  final SubsystemChecks subsystems = new SubsystemChecks();
+  final FixedCheck store = new FixedCheck("store");
+
+  {
+    subsystems.add(store);
+    for (String name : List.of("audit", "telemetry", "engine")) {
+      subsystems.add(new FixedCheck(name));
+    }
+  }
 
   AdminServices services() {
     return new AdminServices(
@@ -189,6 +198,7 @@ final class FleetFixture {
         tls,
         "Authorized use only.",
         new GpuHourPrice(2.5, "USD"),
+        subsystems,
         java.time.Clock.systemUTC());
   }
 }

@@ -258,6 +258,52 @@ class WebApiTest {
   }
 
   @Test
+  void healthIsTheWorstOfTheSubsystemsAndSaysWhatToDo() {
+    fixture.store.set(
+        "store",
+        io.bulwark.api.system.SubsystemState.DOWN,
+        "refuses routine writes: the disk has 80 MiB free",
+        "Free space on the disk",
+        java.util.Map.of("bulwark_store_disk_free_bytes", 8.0e7));
+    try {
+      JsonObject body = api.json("/api/v1/health");
+      assertThat(body.getString("status")).isEqualTo("DOWN");
+      JsonObject store =
+          body.getJsonArray("subsystems").stream()
+              .map(JsonObject.class::cast)
+              .filter(s -> s.getString("subsystem").equals("store"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(store.getString("state")).isEqualTo("DOWN");
+      assertThat(store.getString("summary")).contains("80 MiB free");
+      assertThat(store.getString("action")).isEqualTo("Free space on the disk");
+      assertThat(store.getJsonObject("measurements").getDouble("bulwark_store_disk_free_bytes"))
+          .isEqualTo(8.0e7);
+
+      HttpResponse<String> metrics = api.get("/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.headers().firstValue("content-type"))
+          .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+      assertThat(metrics.body().lines())
+          .contains(
+              "bulwark_up 0",
+              "bulwark_subsystem_state{subsystem=\"store\"} 2",
+              "bulwark_subsystem_state{subsystem=\"audit\"} 0",
+              "bulwark_store_disk_free_bytes 80000000");
+    } finally {
+      fixture.store.set(
+          "store", io.bulwark.api.system.SubsystemState.UP, "works", "", java.util.Map.of());
+    }
+    assertThat(api.json("/api/v1/health").getString("status")).isEqualTo("UP");
+    assertThat(api.get("/metrics").body().lines()).contains("bulwark_up 1");
+  }
+
+  @Test
+  void metricsNeedCredentials() {
+    assertThat(new ApiClient(server.port(), null).get("/metrics").statusCode()).isEqualTo(401);
+  }
+
+  @Test
   void badQueryValuesAreProblems() {
     assertProblem(api.get("/api/v1/findings?state=closed"), 400, "state");
     assertProblem(api.get("/api/v1/findings?limit=0"), 400, "limit");
