@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  *
  * <table>
  *   <caption>Variables</caption>
- *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file, secrets, TLS keystore, audit log and telemetry roll-ups live in it</td></tr>
+ *   <tr><td>BULWARK_DATA_DIR</td><td>io.bulwark.store dataDir; the demo targets file, secrets, TLS keystore, audit log and telemetry roll-ups live in it; io.bulwark.runtime.files keeps it private</td></tr>
  *   <tr><td>BULWARK_HTTP_PORT</td><td>refused: the admin plane listens on HTTPS only</td></tr>
  *   <tr><td>BULWARK_DEVELOPMENT_MODE</td><td>io.bulwark.security.secrets developmentMode</td></tr>
  *   <tr><td>BULWARK_TPM_TCTI</td><td>io.bulwark.security.tpm tcti</td></tr>
@@ -37,6 +37,7 @@ final class EnvironmentSettings {
   static final String AUDIT_PID = "io.bulwark.audit";
   static final String TPM_PID = "io.bulwark.security.tpm";
   static final String AGENT_PID = "io.bulwark.agent";
+  static final String FILES_PID = PrivateFiles.PID;
   static final String DEMO_TARGETS_FILE = "sim-targets.json";
 
   private static final Pattern TCTI = Pattern.compile("[a-z0-9-]+(:[A-Za-z0-9/=,._:-]*)?");
@@ -69,6 +70,7 @@ final class EnvironmentSettings {
       put(o, SECRETS_PID, "folder", dir.resolve("secrets").toString());
       put(o, TLS_PID, "keystore", dir.resolve("tls").resolve("admin.bcfks").toString());
       put(o, AUDIT_PID, "folder", dir.resolve("audit").toString());
+      put(o, FILES_PID, "folders", new String[] {dir.toString()});
     }
     String httpPort = value(env, "BULWARK_HTTP_PORT");
     if (httpPort != null) {
