@@ -3,6 +3,7 @@ package io.bulwark.itest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.HealthService;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,7 +13,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.Version;
 import org.osgi.test.common.annotation.InjectBundleContext;
 import org.osgi.test.common.annotation.InjectService;
@@ -49,14 +53,20 @@ class HotSwapTest {
     Bundle detectors = bundle(DETECTORS);
     byte[] original = read(detectors);
     await(() -> health.detectors().size() >= 5, "detectors take part");
-    int before = health.detectors().size();
+    List<String> before = List.copyOf(health.detectors());
+    List<String> plugged = detectorNames(detectors);
+    assertThat(plugged).as("detectors of %s", DETECTORS).hasSizeGreaterThanOrEqualTo(5);
+    List<String> others = before.stream().filter(d -> !plugged.contains(d)).toList();
 
     // given the detector plugin is stopped and uninstalled
     detectors.stop();
     detectors.uninstall();
 
     // then its detectors leave, and the rest keeps serving
-    await(() -> health.detectors().isEmpty(), "detectors leave with their bundle");
+    await(
+        () -> health.detectors().stream().noneMatch(plugged::contains),
+        "detectors leave with their bundle");
+    assertThat(health.detectors()).containsExactlyInAnyOrderElementsOf(others);
     CapacityReport first = health.capacity();
     await(() -> health.capacity().at().isAfter(first.at()), "the engine keeps evaluating");
     HttpResponse<String> status =
@@ -78,7 +88,8 @@ class HotSwapTest {
 
     // then it takes part again
     assertThat(updated.getVersion()).isEqualTo(Version.parseVersion("0.1.1.hotswap"));
-    await(() -> health.detectors().size() == before, "updated detectors take part");
+    await(() -> health.detectors().containsAll(plugged), "updated detectors take part");
+    assertThat(health.detectors()).containsExactlyInAnyOrderElementsOf(before);
     HttpResponse<String> after =
         http.send(
             HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/api/v1/health"))
@@ -86,6 +97,24 @@ class HotSwapTest {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(after.body()).contains(DETECTORS).contains("0.1.1.hotswap");
+  }
+
+  /** Returns the names of the detectors {@code bundle} registers. */
+  private List<String> detectorNames(Bundle bundle) {
+    List<String> names = new ArrayList<>();
+    ServiceReference<?>[] registered = bundle.getRegisteredServices();
+    for (ServiceReference<?> ref : registered == null ? new ServiceReference<?>[0] : registered) {
+      if (Arrays.asList((String[]) ref.getProperty("objectClass"))
+          .contains(Detector.class.getName())) {
+        Detector detector = (Detector) context.getService(ref);
+        try {
+          names.add(detector.name());
+        } finally {
+          context.ungetService(ref);
+        }
+      }
+    }
+    return names;
   }
 
   private Bundle bundle(String symbolicName) {
