@@ -38,10 +38,16 @@ public final class ApplianceDetector implements Detector {
 
   private final Set<SubsystemCheck> checks = new CopyOnWriteArraySet<>();
 
+  /**
+   * Every subsystem's check but the health engine's own: the engine calls this detector, so it
+   * cannot report its own stall through it (the System page and {@code /metrics} do), and binding
+   * it would make the two components wait for each other.
+   */
   @Reference(
       cardinality = ReferenceCardinality.MULTIPLE,
       policy = ReferencePolicy.DYNAMIC,
       policyOption = ReferencePolicyOption.GREEDY,
+      target = "(!(objectClass=io.bulwark.api.health.HealthService))",
       unbind = "remove")
   void add(SubsystemCheck check) {
     checks.add(check);

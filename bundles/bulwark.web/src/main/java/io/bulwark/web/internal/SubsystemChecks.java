@@ -76,7 +76,9 @@ public final class SubsystemChecks {
             new SubsystemStatus(
                 name,
                 SubsystemState.DOWN,
-                "no report from the " + name + ": the bundle that provides it is not running",
+                "no report from the "
+                    + name
+                    + " subsystem: the bundle that provides it is not running",
                 "Open the bundle list below and start or reinstall the bundle; its log says why"
                     + " it stopped",
                 missingSince.computeIfAbsent(name, n -> now),

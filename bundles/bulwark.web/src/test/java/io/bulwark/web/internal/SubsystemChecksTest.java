@@ -23,7 +23,7 @@ class SubsystemChecksTest {
         .containsExactly("audit", "engine", "store", "telemetry");
     SubsystemStatus audit = all.get(0);
     assertThat(audit.state()).isEqualTo(SubsystemState.DOWN);
-    assertThat(audit.summary()).contains("no report from the audit");
+    assertThat(audit.summary()).contains("no report from the audit subsystem");
     assertThat(SubsystemChecks.overall(all)).isEqualTo(SubsystemState.DOWN);
   }
 
