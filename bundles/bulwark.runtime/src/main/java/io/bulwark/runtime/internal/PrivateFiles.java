@@ -51,14 +51,21 @@ public final class PrivateFiles {
 
   @Modified
   void secure(PrivateFilesConfig config) {
+    if (frameworkStorage != null && !frameworkStorage.isBlank()) {
+      // The launcher writes the framework storage before any bundle runs, so before the mask is
+      // set: making it private is routine, not news.
+      Path storage = Path.of(frameworkStorage).toAbsolutePath().normalize();
+      FolderPermissions.Report report = FolderPermissions.makePrivate(storage);
+      if (report.changed() > 0) {
+        LOG.log(Level.INFO, "Made the framework storage private: " + report.describe());
+      }
+      report.problems().forEach(p -> LOG.log(Level.WARNING, p));
+    }
     Set<Path> folders = new LinkedHashSet<>();
     for (String f : config.folders()) {
       if (f != null && !f.isBlank()) {
         folders.add(Path.of(f.trim()).toAbsolutePath().normalize());
       }
-    }
-    if (frameworkStorage != null && !frameworkStorage.isBlank()) {
-      folders.add(Path.of(frameworkStorage).toAbsolutePath().normalize());
     }
     List<String> made = new ArrayList<>();
     for (Path folder : folders) {
