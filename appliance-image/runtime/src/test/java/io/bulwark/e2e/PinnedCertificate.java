@@ -33,10 +33,18 @@ final class PinnedCertificate implements X509TrustManager {
   }
 
   static HttpClient client(Path console) {
+    return HttpClient.newBuilder()
+        .sslContext(context(console))
+        .connectTimeout(Duration.ofSeconds(2))
+        .build();
+  }
+
+  /** Returns a TLS 1.3 context that trusts the certificate the console printed. */
+  static SSLContext context(Path console) {
     try {
       SSLContext ssl = SSLContext.getInstance("TLSv1.3");
       ssl.init(null, new TrustManager[] {new PinnedCertificate(console)}, null);
-      return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(2)).build();
+      return ssl;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

@@ -30,8 +30,12 @@ final class AdminRouter {
     ApiJson.send(ctx, new io.vertx.core.json.JsonObject().put("text", text));
   }
 
-  /** Returns the router; {@code events} serves {@code /api/v1/events}. */
-  static Router create(Vertx vertx, AdminServices services, EventStream events) {
+  /**
+   * Returns the router; {@code events} serves {@code /api/v1/events}, {@code deadlines} hears when
+   * each request's headers and body are in.
+   */
+  static Router create(
+      Vertx vertx, AdminServices services, EventStream events, RequestDeadlines deadlines) {
     NodesResource nodes = new NodesResource(services);
     FindingsResource findings = new FindingsResource(services);
     OverviewResource overview = new OverviewResource(services);
@@ -48,8 +52,10 @@ final class AdminRouter {
     Handler<RoutingContext> auditors = access.requires(EnumSet.of(Role.AUDITOR, Role.ADMIN));
 
     Router router = Router.router(vertx);
+    router.route().handler(deadlines::requestStarted);
     router.route().handler(AdminRouter::securityHeaders);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.route("/api/*").handler(deadlines::bodyRead);
     router.route("/api/*").blockingHandler(access::authenticate, false);
 
     router.get("/api/v1/banner").handler(ctx -> banner(ctx, services.banner()));

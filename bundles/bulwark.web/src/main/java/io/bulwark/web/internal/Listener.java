@@ -10,6 +10,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How the admin plane listens: the Vert.x server options and the scheme of the URL operators open.
@@ -20,11 +21,17 @@ import java.util.LinkedHashSet;
 final class Listener {
   private final String scheme;
   private final WebOptions options;
+  private final ConnectionOptions limits;
   private final HttpServerOptions serverOptions;
 
-  private Listener(String scheme, WebOptions options, HttpServerOptions serverOptions) {
+  private Listener(
+      String scheme,
+      WebOptions options,
+      ConnectionOptions limits,
+      HttpServerOptions serverOptions) {
     this.scheme = scheme;
     this.options = options;
+    this.limits = limits;
     this.serverOptions = serverOptions;
   }
 
@@ -32,9 +39,12 @@ final class Listener {
    * Returns the HTTPS listener: the TLS handshake is done by BCJSSE (first TLS provider), with the
    * admin identity's keys, and only the protocols and suites {@code tls} allows.
    */
-  static Listener https(WebOptions options, AdminTls tls) {
+  static Listener https(WebOptions options, ConnectionOptions limits, AdminTls tls) {
     HttpServerOptions server =
-        new HttpServerOptions()
+        withTimeouts(new HttpServerOptions(), limits)
+            // h2c detection would hold a connection back from the connection handler (and from
+            // the header deadline) until its first request.
+            .setHttp2ClearTextEnabled(false)
             .setHost(options.bindAddress())
             .setPort(options.httpsPort())
             .setDecompressionSupported(false)
@@ -44,19 +54,43 @@ final class Listener {
             .setKeyCertOptions(KeyCertOptions.wrap(tls.keyManagers()))
             .setEnabledSecureTransportProtocols(new LinkedHashSet<>(tls.protocols()));
     tls.cipherSuites().forEach(server::addEnabledCipherSuite);
-    return new Listener("https", options, server);
+    return new Listener("https", options, limits, server);
   }
 
   /** Returns a plain HTTP listener on the configured address and port (route tests only). */
   static Listener plainHttp(WebOptions options) {
+    return plainHttp(options, ConnectionOptions.STANDARD);
+  }
+
+  /** Returns a plain HTTP listener with these connection limits (route tests only). */
+  static Listener plainHttp(WebOptions options, ConnectionOptions limits) {
     return new Listener(
         "http",
         options,
-        new HttpServerOptions()
+        limits,
+        withTimeouts(new HttpServerOptions(), limits)
+            // h2c detection would hold a connection back from the connection handler (and from
+            // the header deadline) until its first request.
+            .setHttp2ClearTextEnabled(false)
             .setHost(options.bindAddress())
             .setPort(options.httpsPort())
             .setDecompressionSupported(false)
             .setCompressionSupported(false));
+  }
+
+  private static HttpServerOptions withTimeouts(
+      HttpServerOptions server, ConnectionOptions limits) {
+    server
+        .setSslHandshakeTimeout(limits.handshakeSeconds())
+        .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS)
+        .setIdleTimeout(limits.idleSeconds())
+        .setIdleTimeoutUnit(TimeUnit.SECONDS);
+    return server;
+  }
+
+  /** Returns the connection limits and timeouts. */
+  ConnectionOptions limits() {
+    return limits;
   }
 
   /** Returns a copy of the server options, so callers cannot change this listener. */

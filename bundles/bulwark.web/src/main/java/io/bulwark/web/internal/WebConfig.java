@@ -43,4 +43,52 @@ public @interface WebConfig {
       name = "Currency",
       description = "ISO 4217 code of the GPU-hour price, e.g. USD or EUR.")
   String currency() default "USD";
+
+  @AttributeDefinition(
+      name = "Most connections",
+      description =
+          "Connections the listener keeps open at once, from all clients; more are closed as they"
+              + " are accepted.",
+      min = "1")
+  int maxConnections() default ConnectionOptions.DEFAULT_MAX_CONNECTIONS;
+
+  @AttributeDefinition(
+      name = "Most connections per address",
+      description =
+          "Connections one client address may keep open at once; more are closed as they are"
+              + " accepted, before their TLS handshake.",
+      min = "1")
+  int maxConnectionsPerAddress() default ConnectionOptions.DEFAULT_MAX_PER_ADDRESS;
+
+  @AttributeDefinition(
+      name = "TLS handshake timeout (s)",
+      description = "A connection that has not finished its TLS handshake by then is closed.",
+      min = "1")
+  int tlsHandshakeTimeoutSeconds() default ConnectionOptions.DEFAULT_HANDSHAKE_SECONDS;
+
+  @AttributeDefinition(
+      name = "Request header timeout (s)",
+      description = "A new connection must have sent a request's headers by then, or it is closed.",
+      min = "1")
+  int requestHeaderTimeoutSeconds() default ConnectionOptions.DEFAULT_HEADER_SECONDS;
+
+  @AttributeDefinition(
+      name = "Request body timeout (s)",
+      description = "A request must have sent its whole body by then, or its connection is closed.",
+      min = "1")
+  int requestBodyTimeoutSeconds() default ConnectionOptions.DEFAULT_BODY_SECONDS;
+
+  @AttributeDefinition(
+      name = "Keep-alive timeout (s)",
+      description = "A connection with no request in progress is closed after this long.",
+      min = "1")
+  int keepAliveTimeoutSeconds() default ConnectionOptions.DEFAULT_KEEP_ALIVE_SECONDS;
+
+  @AttributeDefinition(
+      name = "Idle timeout (s)",
+      description =
+          "A connection on which nothing is read or written for this long is closed (the event"
+              + " stream sends a heartbeat every 15 s).",
+      min = "1")
+  int idleTimeoutSeconds() default ConnectionOptions.DEFAULT_IDLE_SECONDS;
 }

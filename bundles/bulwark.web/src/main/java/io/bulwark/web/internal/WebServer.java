@@ -7,6 +7,9 @@ import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserRepository;
+import io.bulwark.api.system.ConnectionLimits;
+import io.bulwark.api.system.InboundConnections;
+import io.bulwark.api.system.ListenerGuard;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
 import io.bulwark.audit.AuditExport;
@@ -51,7 +54,9 @@ public final class WebServer {
   private final EventStream events;
   private final FindingFeed feed;
   private final java.util.function.Consumer<Finding> feedSubscriber = this::findingChanged;
+  private final RequestDeadlines deadlines;
   private final HttpServer server;
+  private final ListenerGuard guard;
   private final String url;
 
   /**
@@ -77,6 +82,7 @@ public final class WebServer {
       @Reference AuditExport auditExport,
       @Reference UserRepository users,
       @Reference TokenRepository tokens,
+      @Reference InboundConnections inbound,
       BundleContext context,
       WebConfig config) {
     this(
@@ -98,27 +104,35 @@ public final class WebServer {
             new GpuHourPrice(config.gpuHourPrice(), config.currency()),
             subsystems,
             Clock.systemUTC()),
-        Listener.https(WebOptions.from(config), quietTls(tls)),
+        Listener.https(WebOptions.from(config), ConnectionOptions.from(config), quietTls(tls)),
         EventStream.Timing.STANDARD,
-        feed);
+        feed,
+        inbound);
   }
 
   WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing) {
-    this(vertx, services, listener, timing, new FindingFeed());
+    this(vertx, services, listener, timing, new FindingFeed(), null);
   }
 
+  /**
+   * Starts listening; with {@code inbound} (null in route tests) the listener's connections are
+   * capped overall and per client address as they are accepted.
+   */
   WebServer(
       Vertx vertx,
       AdminServices services,
       Listener listener,
       EventStream.Timing timing,
-      FindingFeed feed) {
+      FindingFeed feed,
+      InboundConnections inbound) {
     this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
     this.feed = feed;
+    this.deadlines = new RequestDeadlines(vertx, listener.limits());
     HttpServer created =
         vertx
             .createHttpServer(listener.serverOptions())
-            .requestHandler(AdminRouter.create(vertx, services, events));
+            .connectionHandler(deadlines::connected)
+            .requestHandler(AdminRouter.create(vertx, services, events, deadlines));
     try {
       this.server =
           created
@@ -146,6 +160,13 @@ public final class WebServer {
       throw new IllegalStateException("interrupted while starting the Bulwark UI listener", e);
     }
     this.url = listener.url(server.actualPort());
+    ConnectionOptions limits = listener.limits();
+    this.guard =
+        inbound == null
+            ? null
+            : inbound.guard(
+                server.actualPort(),
+                new ConnectionLimits(limits.maxConnections(), limits.maxPerAddress()));
     events.start();
     feed.subscribe(feedSubscriber);
     LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
@@ -171,6 +192,9 @@ public final class WebServer {
   void stop() {
     feed.unsubscribe(feedSubscriber);
     events.stop();
+    if (guard != null) {
+      guard.close();
+    }
     try {
       server
           .close()
@@ -204,6 +228,11 @@ public final class WebServer {
   /** Returns the URL the log gave for the UI. */
   public String url() {
     return url;
+  }
+
+  /** Returns the deadlines that close connections which keep a request waiting. */
+  RequestDeadlines deadlines() {
+    return deadlines;
   }
 
   /** Returns how many browsers hold the event stream open. */

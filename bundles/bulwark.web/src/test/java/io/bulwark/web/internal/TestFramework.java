@@ -35,6 +35,41 @@ final class TestFramework {
     }
 
     @Override
+    public int maxConnections() {
+      return ConnectionOptions.DEFAULT_MAX_CONNECTIONS;
+    }
+
+    @Override
+    public int maxConnectionsPerAddress() {
+      return ConnectionOptions.DEFAULT_MAX_PER_ADDRESS;
+    }
+
+    @Override
+    public int tlsHandshakeTimeoutSeconds() {
+      return ConnectionOptions.DEFAULT_HANDSHAKE_SECONDS;
+    }
+
+    @Override
+    public int requestHeaderTimeoutSeconds() {
+      return ConnectionOptions.DEFAULT_HEADER_SECONDS;
+    }
+
+    @Override
+    public int requestBodyTimeoutSeconds() {
+      return ConnectionOptions.DEFAULT_BODY_SECONDS;
+    }
+
+    @Override
+    public int keepAliveTimeoutSeconds() {
+      return ConnectionOptions.DEFAULT_KEEP_ALIVE_SECONDS;
+    }
+
+    @Override
+    public int idleTimeoutSeconds() {
+      return ConnectionOptions.DEFAULT_IDLE_SECONDS;
+    }
+
+    @Override
     public Class<? extends Annotation> annotationType() {
       return WebConfig.class;
     }
