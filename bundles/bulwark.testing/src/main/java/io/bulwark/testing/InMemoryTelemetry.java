@@ -138,6 +138,13 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
     return targets.stream().sorted(Comparator.comparing(s -> s.target().url())).toList();
   }
 
+  /** Forgets the node's samples and scrapes, as telemetry does; never refuses. */
+  @Override
+  public synchronized boolean forget(NodeId node) {
+    boolean known = reported.remove(node) != null | lastScrape.remove(node) != null;
+    return series.keySet().removeIf(s -> s.node().equals(node)) || known;
+  }
+
   private static int firstAtOrAfter(List<Sample> samples, long fromMillis) {
     int low = 0;
     int high = samples.size();

@@ -3,7 +3,7 @@
  * samples, scrape target status, and the names of the dcgm-exporter fields Bulwark reads.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package io.bulwark.api.telemetry;
 
 import org.osgi.annotation.bundle.Export;

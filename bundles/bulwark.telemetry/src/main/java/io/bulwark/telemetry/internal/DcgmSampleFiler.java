@@ -8,10 +8,13 @@ import io.bulwark.api.telemetry.SeriesId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Files the samples of one scraped dcgm-exporter page into the {@link SeriesStore}: every {@code
@@ -23,6 +26,10 @@ import java.util.Objects;
  * with the handle this filer gave its series: the ring, node and GPU found for it then, so that a
  * steady page is filed without looking anything up. One instance per target, used by one scrape at
  * a time.
+ *
+ * <p>What a target may add is bounded by its {@link TargetLimits} and by the store's {@link
+ * SeriesBudget}: a sample of a node or series beyond them is dropped (and not remembered, so that
+ * it is tried again once there is room), and {@link #limitProblem()} says what was dropped and why.
  */
 public final class DcgmSampleFiler implements SeriesSink {
   static final String DCGM_PREFIX = "DCGM_FI_";
@@ -44,7 +51,17 @@ public final class DcgmSampleFiler implements SeriesSink {
 
   private final SeriesStore store;
   private final ScrapeTarget target;
+  private final TargetLimits limits;
   private final NodeId targetNode;
+  private final Set<NodeId> nodesFiled = new HashSet<>();
+  private int seriesCreated;
+  private int newThisPage;
+  private int droppedForNodes;
+  private int droppedForTargetSeries;
+  private int droppedForNewSeries;
+  private int droppedForBudget;
+  private String firstDropped;
+  private NodeId refusedNode;
   private final Map<String, NodeId> hostnames = new HashMap<>();
   private final List<PageNode> pageNodes = new ArrayList<>(2);
   private final Map<NodeSeries, PageNode> knownNodes = new IdentityHashMap<>();
@@ -53,15 +70,22 @@ public final class DcgmSampleFiler implements SeriesSink {
   private long scrapeMillis;
   private String lastHostname;
   private PageNode current;
+  private boolean currentKnown;
   private int filed;
   private int outOfOrder;
   private int badGpuLabel;
   private int ignored;
 
-  /** Creates the filer of {@code target}'s pages. */
+  /** Creates the filer of {@code target}'s pages, with the standard limits. */
   public DcgmSampleFiler(SeriesStore store, ScrapeTarget target) {
+    this(store, target, TargetLimits.STANDARD);
+  }
+
+  /** Creates the filer of {@code target}'s pages within {@code limits}. */
+  public DcgmSampleFiler(SeriesStore store, ScrapeTarget target, TargetLimits limits) {
     this.store = Objects.requireNonNull(store, "store");
     this.target = Objects.requireNonNull(target, "target");
+    this.limits = Objects.requireNonNull(limits, "limits");
     this.targetNode = NodeNaming.forTarget(target);
   }
 
@@ -71,11 +95,18 @@ public final class DcgmSampleFiler implements SeriesSink {
     page++;
     pageNodes.clear();
     current = null;
+    currentKnown = false;
     lastHostname = null;
     filed = 0;
     outOfOrder = 0;
     badGpuLabel = 0;
     ignored = 0;
+    newThisPage = 0;
+    droppedForNodes = 0;
+    droppedForTargetSeries = 0;
+    droppedForNewSeries = 0;
+    droppedForBudget = 0;
+    firstDropped = null;
   }
 
   @Override
@@ -97,24 +128,74 @@ public final class DcgmSampleFiler implements SeriesSink {
       }
     }
     PageNode node = pageNode(line);
+    if (node == null) {
+      dropped(line, metric, gpu);
+      droppedForNodes++;
+      return null;
+    }
+    SeriesRing ring = ring(node, line, metric, gpu);
+    if (ring == null) {
+      return null;
+    }
     FiledSeries series =
         gpu >= 0
             ? new FiledSeries(
                 node,
-                node.series.ringForWriting(metric, gpu),
+                ring,
                 gpu,
                 new Gpu(gpu, line.labelValue(UUID_LABEL), line.labelValue(MODEL_LABEL)),
                 line.labelIndex(UUID_LABEL) >= 0)
-            : new FiledSeries(node, node.series.ringForWriting(metric, gpu), gpu, null, false);
+            : new FiledSeries(node, ring, gpu, null, false);
     long timestamp = line.hasTimestamp() ? line.timestampMillis() : scrapeMillis;
     append(series, timestamp, line.value());
     return series;
   }
 
+  /**
+   * Returns the ring of {@code metric} on {@code gpu} of {@code node}, creating it if the limits
+   * allow; null (the sample is dropped and counted) if they do not.
+   */
+  private SeriesRing ring(PageNode node, ExpositionLine line, String metric, int gpu) {
+    SeriesRing ring = node.series.ring(metric, gpu);
+    if (ring != null) {
+      return ring;
+    }
+    if (seriesCreated >= limits.maxSeriesPerTarget()) {
+      dropped(line, metric, gpu);
+      droppedForTargetSeries++;
+      return null;
+    }
+    if (newThisPage >= limits.maxNewSeriesPerScrape()) {
+      dropped(line, metric, gpu);
+      droppedForNewSeries++;
+      return null;
+    }
+    ring = node.series.ringForWriting(metric, gpu);
+    if (ring == null) {
+      dropped(line, metric, gpu);
+      droppedForBudget++;
+      return null;
+    }
+    seriesCreated++;
+    newThisPage++;
+    return ring;
+  }
+
+  private void dropped(ExpositionLine line, String metric, int gpu) {
+    if (firstDropped == null) {
+      String host = line.labelValue(NodeNaming.HOSTNAME_LABEL);
+      firstDropped =
+          metric
+              + "{"
+              + (host == null ? "" : "Hostname=\"" + host + "\",")
+              + (gpu >= 0 ? "gpu=\"" + gpu + "\"" : "")
+              + "}";
+    }
+  }
+
   @Override
   public void repeat(Object handle, double value, boolean hasTimestamp, long timestampMillis) {
     if (handle instanceof FiledSeries series) {
-      series.node.touch(page, pageNodes);
       append(series, hasTimestamp ? timestampMillis : scrapeMillis, value);
     } else if (handle == IGNORED) {
       ignored++;
@@ -124,6 +205,7 @@ public final class DcgmSampleFiler implements SeriesSink {
   }
 
   private void append(FiledSeries series, long timestamp, double value) {
+    series.node.touch(page, pageNodes);
     if (series.gpu >= 0) {
       series.node.noteGpu(series.gpu, series.gpuRecord, series.hasUuidLabel);
     }
@@ -160,6 +242,77 @@ public final class DcgmSampleFiler implements SeriesSink {
     return previousNode;
   }
 
+  /** Returns how many samples the page dropped for a limit. */
+  public int droppedForLimits() {
+    return droppedForNodes + droppedForTargetSeries + droppedForNewSeries + droppedForBudget;
+  }
+
+  /**
+   * Returns what the page dropped for a limit and what to do about it, in an operator's words, or
+   * null if it dropped nothing.
+   */
+  public String limitProblem() {
+    int dropped = droppedForLimits();
+    if (dropped == 0) {
+      return null;
+    }
+    StringBuilder why = new StringBuilder();
+    if (droppedForNodes > 0) {
+      why.append(
+          String.format(
+              Locale.ROOT,
+              "%,d for nodes beyond the %,d this target may report (maxNodesPerTarget; it"
+                  + " reported %s)",
+              droppedForNodes,
+              limits.maxNodesPerTarget(),
+              refusedNode == null ? "more Hostname values" : "Hostname " + refusedNode.value()));
+    }
+    if (droppedForTargetSeries > 0) {
+      append(
+          why,
+          String.format(
+              Locale.ROOT,
+              "%,d for series beyond the %,d this target may create (maxSeriesPerTarget)",
+              droppedForTargetSeries,
+              limits.maxSeriesPerTarget()));
+    }
+    if (droppedForNewSeries > 0) {
+      append(
+          why,
+          String.format(
+              Locale.ROOT,
+              "%,d for new series beyond the %,d one scrape may create"
+                  + " (maxNewSeriesPerScrape); they are taken as room allows",
+              droppedForNewSeries,
+              limits.maxNewSeriesPerScrape()));
+    }
+    if (droppedForBudget > 0) {
+      append(
+          why,
+          String.format(
+              Locale.ROOT,
+              "%,d because telemetry holds %,d series, all this heap allows (maxSeries)",
+              droppedForBudget,
+              store.budget().used()));
+    }
+    return String.format(
+        Locale.ROOT,
+        "dropped %,d sample(s), e.g. %s: %s. An exporter that invents nodes or metric names"
+            + " (ever-new Hostname values or DCGM_FI_* names) is misconfigured or broken: fix it;"
+            + " if the fleet really is that large, raise the limit (PID io.bulwark.telemetry)%s",
+        dropped,
+        firstDropped,
+        why,
+        droppedForBudget > 0 ? " or the heap (-Xmx), and remove nodes you no longer have" : "");
+  }
+
+  private static void append(StringBuilder why, String reason) {
+    if (why.length() > 0) {
+      why.append("; ");
+    }
+    why.append(reason);
+  }
+
   /** Returns how many samples the page filed. */
   public int filed() {
     return filed;
@@ -189,18 +342,38 @@ public final class DcgmSampleFiler implements SeriesSink {
     return targetNode;
   }
 
+  /**
+   * Returns the node of the line's samples, or null if it would be a node beyond {@link
+   * TargetLimits#maxNodesPerTarget()}.
+   */
   private PageNode pageNode(ExpositionLine line) {
     int hostLabel = line.labelIndex(NodeNaming.HOSTNAME_LABEL);
     String hostname = hostLabel < 0 ? null : line.labelValue(hostLabel);
-    if (current != null && Objects.equals(hostname, lastHostname)) {
+    if (currentKnown && Objects.equals(hostname, lastHostname)) {
       return current;
     }
     lastHostname = hostname;
+    currentKnown = true;
     NodeId id = hostname == null ? targetNode : hostnameNode(hostname);
+    if (!nodesFiled.contains(id)) {
+      if (nodesFiled.size() >= limits.maxNodesPerTarget()) {
+        refusedNode = id;
+        current = null;
+        return null;
+      }
+      nodesFiled.add(id);
+    }
     NodeSeries series = store.node(id);
     current = knownNodes.computeIfAbsent(series, PageNode::new);
-    current.touch(page, pageNodes);
     return current;
+  }
+
+  /** Forgets that this target filed samples under {@code node} (the node was forgotten). */
+  void forgotten(NodeId node) {
+    nodesFiled.remove(node);
+    knownNodes.keySet().removeIf(series -> series.id().equals(node));
+    currentKnown = false;
+    current = null;
   }
 
   private NodeId hostnameNode(String hostname) {

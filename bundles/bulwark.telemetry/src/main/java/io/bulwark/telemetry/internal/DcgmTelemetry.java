@@ -2,6 +2,8 @@ package io.bulwark.telemetry.internal;
 
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.system.SubsystemCheck;
+import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.ScrapeTarget;
@@ -11,6 +13,7 @@ import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
 import io.vertx.core.Vertx;
 import java.lang.System.Logger.Level;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,11 +43,14 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     configurationPid = TelemetryOptions.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {TelemetryQuery.class, TelemetryTargets.class})
-public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
+    service = {TelemetryQuery.class, TelemetryTargets.class, SubsystemCheck.class})
+public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets, SubsystemCheck {
   private static final System.Logger LOG = System.getLogger(DcgmTelemetry.class.getName());
   private static final long FILE_POLL_MILLIS = 1000;
   private static final long MIN_ROLLUP_GRACE_MILLIS = 5000;
+
+  /** How long a node must have been silent before it can be forgotten. */
+  static final long FORGET_QUIET_MILLIS = 60_000;
 
   private final Vertx vertx;
   private final SeriesStore store;
@@ -53,6 +59,7 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
   private final ScrapeTarget fileTarget;
   private final long filePoll;
   private final RollupArchive archive;
+  private final TelemetryHealth health;
 
   /**
    * Starts telemetry with the shared Vert.x instance.
@@ -64,7 +71,15 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
     TelemetryOptions options = TelemetryOptions.from(config);
     RollupOptions rollups = RollupOptions.from(config);
     this.vertx = vertx;
-    this.store = new SeriesStore(options.retentionSamples(), rollups.minutes());
+    this.store =
+        new SeriesStore(
+            options.retentionSamples(),
+            rollups.minutes(),
+            SeriesBudget.of(
+                config.maxSeries(),
+                Runtime.getRuntime().maxMemory(),
+                options.retentionSamples(),
+                rollups.minutes()));
     this.archive =
         rollups.archived()
             ? new RollupArchive(
@@ -75,7 +90,9 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
                     options.scrapeIntervalMillis() + options.scrapeTimeoutMillis()),
                 System::currentTimeMillis)
             : null;
-    this.loop = new ScrapeLoop(vertx, store, options, System::currentTimeMillis);
+    this.loop =
+        new ScrapeLoop(vertx, store, options, System::currentTimeMillis, TargetLimits.from(config));
+    this.health = new TelemetryHealth(options, Clock.systemUTC());
     this.watcher = new TargetsFileWatcher(options.fileSd(), loop::setTargets);
     this.fileTarget =
         new ScrapeTarget(
@@ -101,12 +118,14 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
     LOG.log(
         Level.INFO,
         "Telemetry started: scraping the targets in {0} every {1} ms (timeout {2} ms),"
-            + " keeping {3} samples and {4} minutes of roll-ups per series; roll-up files: {5}",
+            + " keeping {3} samples and {4} minutes of roll-ups per series, {5} series at most;"
+            + " roll-up files: {6}",
         options.fileSd(),
         options.scrapeIntervalMillis(),
         options.scrapeTimeoutMillis(),
         options.retentionSamples(),
         rollups.minutes(),
+        store.budget().limit(),
         rollups.archived() ? rollups.folder() : "none");
   }
 
@@ -132,6 +151,46 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets {
       statuses.sort(Comparator.comparing(status -> status.target().url()));
     }
     return statuses;
+  }
+
+  @Override
+  public boolean forget(NodeId node) {
+    long now = System.currentTimeMillis();
+    for (TargetStatus target : loop.statuses()) {
+      if (target.node().equals(node.value())
+          && target.lastScrape() != null
+          && now - target.lastScrape().toEpochMilli() < FORGET_QUIET_MILLIS) {
+        throw new IllegalStateException(
+            "telemetry still receives samples of "
+                + node.value()
+                + " from "
+                + target.target().url()
+                + ": remove that target from the targets file (or stop its exporter) first");
+      }
+    }
+    OptionalLong last = store.lastScrapeMillis(node);
+    if (last.isPresent() && now - last.getAsLong() < FORGET_QUIET_MILLIS) {
+      throw new IllegalStateException(
+          "telemetry received samples of "
+              + node.value()
+              + " less than a minute ago: stop the exporter that reports it first");
+    }
+    loop.forget(node);
+    boolean known = store.forget(node);
+    if (known) {
+      LOG.log(Level.INFO, "Telemetry forgot node {0}", node.value());
+    }
+    return known;
+  }
+
+  @Override
+  public SubsystemStatus status() {
+    return health.status(
+        loop.statuses(),
+        watcher.problem(),
+        store.budget(),
+        store.nodeCount(),
+        loop.droppedForLimits());
   }
 
   @Override

@@ -18,12 +18,24 @@ public final class ExpositionParser {
   private static final int REPORTED_MALFORMED = 5;
   private static final int SNIPPET = 40;
 
+  /**
+   * The longest metric or label name read, in bytes; a longer one makes its line malformed, so that
+   * an exporter cannot fill the name tables with huge names.
+   */
+  static final int MAX_NAME_BYTES = 256;
+
+  /** The longest label value read, in bytes (as Prometheus' label_value_length_limit). */
+  static final int MAX_LABEL_VALUE_BYTES = 1024;
+
+  /** The most labels one line may carry (as Prometheus' label_limit). */
+  static final int MAX_LABELS = 64;
+
   private final NameTable names = new NameTable(4096);
   private final RecentNames metricNames = new RecentNames(names);
   private final RecentNames labelNames = new RecentNames(names);
   private final ValueText numbers = new ValueText();
   private final MetadataLine metadata = new MetadataLine(names);
-  private final ExpositionLine line = new ExpositionLine(new RecentNames(new NameTable(16384)));
+  private final ExpositionLine line = new ExpositionLine(new RecentNames(new NameTable(4096)));
   private final LineMemory memory = new LineMemory();
   private SeriesSink memorySink;
   private String problem;
@@ -32,6 +44,11 @@ public final class ExpositionParser {
   private double lineValue;
   private boolean lineHasTimestamp;
   private long lineTimestamp;
+
+  /** Forgets the previous page: every line of the next one is read in full. */
+  public void forgetPreviousPage() {
+    memory.clear();
+  }
 
   /** Parses {@code page} and hands every valid line to {@code sink}. */
   public ParseSummary parse(byte[] page, ExpositionSink sink) {
@@ -147,6 +164,15 @@ public final class ExpositionParser {
     int p = start + 1;
     while (p < end && isMetricNameChar(b[p])) {
       p++;
+    }
+    if (p - start > MAX_NAME_BYTES) {
+      return malformed(
+          "metric name '"
+              + snippet(b, start, p)
+              + "' is "
+              + (p - start)
+              + " bytes long, more than "
+              + MAX_NAME_BYTES);
     }
     if (p < end && !isBlank(b[p]) && b[p] != '{') {
       return malformed(
@@ -265,6 +291,18 @@ public final class ExpositionParser {
       while (p < end && isLabelNameChar(b[p])) {
         p++;
       }
+      if (p - nameStart > MAX_NAME_BYTES) {
+        return fail(
+            "a label name of "
+                + metric
+                + " is "
+                + (p - nameStart)
+                + " bytes long, more than "
+                + MAX_NAME_BYTES);
+      }
+      if (line.labelCount() >= MAX_LABELS) {
+        return fail(metric + " has more than " + MAX_LABELS + " labels");
+      }
       String label = labelNames.get(line.labelCount(), b, nameStart, p);
       p = skipBlanks(b, p, end);
       if (p == end || b[p] != '=') {
@@ -285,6 +323,17 @@ public final class ExpositionParser {
       }
       if (p >= end) {
         return fail("value of label " + label + " of " + metric + " is not closed with '\"'");
+      }
+      if (p - valueStart > MAX_LABEL_VALUE_BYTES) {
+        return fail(
+            "value of label "
+                + label
+                + " of "
+                + metric
+                + " is "
+                + (p - valueStart)
+                + " bytes long, more than "
+                + MAX_LABEL_VALUE_BYTES);
       }
       if (!line.addLabel(label, valueStart, p, hasEscapes)) {
         return fail("label " + label + " appears twice on " + metric);

@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything telemetry keeps about one node: a {@link SeriesRing} per metric and GPU (slot 0 holds
@@ -22,13 +23,20 @@ final class NodeSeries {
   private final NodeId id;
   private final int capacity;
   private final int rollupMinutes;
+  private final SeriesBudget budget;
   private final Map<String, MetricSlots> metrics = new ConcurrentHashMap<>();
+  private final AtomicInteger series = new AtomicInteger();
   private volatile List<Gpu> reportedGpus = List.of();
   private volatile long lastScrapeMillis = Long.MIN_VALUE;
   private volatile boolean live;
 
   NodeSeries(NodeId id, int capacity, int rollupMinutes) {
+    this(id, capacity, rollupMinutes, SeriesBudget.UNLIMITED);
+  }
+
+  NodeSeries(NodeId id, int capacity, int rollupMinutes, SeriesBudget budget) {
     this.id = id;
+    this.budget = budget;
     this.capacity = capacity;
     this.rollupMinutes = rollupMinutes;
   }
@@ -39,14 +47,25 @@ final class NodeSeries {
 
   /**
    * Returns the ring of {@code metric} on GPU {@code gpu} (or {@link SeriesId#NODE_LEVEL}),
-   * creating it.
+   * creating it, or null if it would be new and the store's series budget is spent.
    */
   SeriesRing ringForWriting(String metric, int gpu) {
     MetricSlots slots = metrics.get(metric);
     if (slots == null) {
       slots = metrics.computeIfAbsent(metric, m -> new MetricSlots());
     }
-    return slots.ring(gpu + 1, capacity, rollupMinutes);
+    SeriesRing ring = slots.existing(gpu + 1);
+    return ring != null ? ring : slots.create(gpu + 1, this);
+  }
+
+  /** Returns how many series the node holds. */
+  int seriesCount() {
+    return series.get();
+  }
+
+  /** Gives the node's series back to the budget (the node is being forgotten). */
+  void release() {
+    budget.release(series.getAndSet(0));
   }
 
   /**
@@ -96,6 +115,7 @@ final class NodeSeries {
 
   /** Records a successful scrape at {@code scrapeMillis} that reported {@code gpus}. */
   void recordScrape(Collection<Gpu> gpus, long scrapeMillis) {
+    markLive();
     reportedGpus = gpus.stream().sorted(Comparator.comparingInt(Gpu::index)).toList();
     lastScrapeMillis = Math.max(lastScrapeMillis, scrapeMillis);
   }
@@ -121,18 +141,17 @@ final class NodeSeries {
       return slot < current.length ? current[slot] : null;
     }
 
-    SeriesRing ring(int slot, int capacity, int rollupMinutes) {
-      SeriesRing ring = existing(slot);
-      return ring != null ? ring : create(slot, capacity, rollupMinutes);
-    }
-
-    private synchronized SeriesRing create(int slot, int capacity, int rollupMinutes) {
+    private synchronized SeriesRing create(int slot, NodeSeries node) {
       SeriesRing[] current = rings;
       if (slot < current.length && current[slot] != null) {
         return current[slot];
       }
+      if (!node.budget.reserve()) {
+        return null;
+      }
+      node.series.incrementAndGet();
       SeriesRing[] grown = Arrays.copyOf(current, Math.max(current.length, slot + 1));
-      grown[slot] = new SeriesRing(capacity, rollupMinutes);
+      grown[slot] = new SeriesRing(node.capacity, node.rollupMinutes);
       rings = grown;
       return grown[slot];
     }

@@ -73,8 +73,9 @@ final class RollupRestore implements RollupFileReader.Visitor {
 
   @Override
   public void minute(long minute, int index, float min, float avg, float max, int count) {
-    if (minute >= firstMinute && minute < lastMinute) {
-      rings[index].restoreMinute(minute, min, avg, max, count);
+    SeriesRing ring = index < rings.length ? rings[index] : null;
+    if (ring != null && minute >= firstMinute && minute < lastMinute) {
+      ring.restoreMinute(minute, min, avg, max, count);
       restored++;
     }
   }

@@ -1,5 +1,6 @@
 package io.bulwark.telemetry.internal;
 
+import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.TargetStatus;
 import io.vertx.core.Future;
@@ -29,6 +30,7 @@ final class ScrapeLoop implements AutoCloseable {
   private final Vertx vertx;
   private final SeriesStore store;
   private final TelemetryOptions options;
+  private final TargetLimits limits;
   private final LongSupplier clock;
   private final HttpClientAgent client;
   private final WorkerExecutor parsers;
@@ -48,7 +50,17 @@ final class ScrapeLoop implements AutoCloseable {
   private volatile long timer = -1;
 
   ScrapeLoop(Vertx vertx, SeriesStore store, TelemetryOptions options, LongSupplier clock) {
+    this(vertx, store, options, clock, TargetLimits.STANDARD);
+  }
+
+  ScrapeLoop(
+      Vertx vertx,
+      SeriesStore store,
+      TelemetryOptions options,
+      LongSupplier clock,
+      TargetLimits limits) {
     this.vertx = vertx;
+    this.limits = limits;
     this.store = store;
     this.options = options;
     this.clock = clock;
@@ -116,7 +128,8 @@ final class ScrapeLoop implements AutoCloseable {
                   parsers,
                   buffers,
                   options.scrapeTimeoutMillis(),
-                  clock));
+                  clock,
+                  limits));
     }
     scrapers = Map.copyOf(next);
   }
@@ -130,6 +143,22 @@ final class ScrapeLoop implements AutoCloseable {
       running.add(scraper.scrape());
     }
     return Future.join(running).transform(done -> Future.succeededFuture(sorted(running)));
+  }
+
+  /** Tells every target's filer that {@code node} was forgotten. */
+  void forget(NodeId node) {
+    for (TargetScraper scraper : scrapers.values()) {
+      scraper.forget(node);
+    }
+  }
+
+  /** Returns the samples dropped for a limit by every target's latest page. */
+  long droppedForLimits() {
+    long dropped = 0;
+    for (TargetScraper scraper : scrapers.values()) {
+      dropped += scraper.droppedForLimits();
+    }
+    return dropped;
   }
 
   /** Returns the status of every target, sorted by URL. */

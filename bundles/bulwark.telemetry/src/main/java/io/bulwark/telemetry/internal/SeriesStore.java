@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SeriesStore implements TelemetryQuery {
   private final int retention;
   private final int rollupMinutes;
+  private final SeriesBudget budget;
   private final Map<NodeId, NodeSeries> nodes = new ConcurrentHashMap<>();
 
   /** Creates a store that keeps the newest {@code retention} samples of every series. */
@@ -37,6 +38,14 @@ public final class SeriesStore implements TelemetryQuery {
    * roll-ups of its last {@code rollupMinutes} minutes (none if 0).
    */
   public SeriesStore(int retention, int rollupMinutes) {
+    this(retention, rollupMinutes, SeriesBudget.UNLIMITED);
+  }
+
+  /**
+   * Creates a store that keeps the newest {@code retention} samples of every series, the roll-ups
+   * of its last {@code rollupMinutes} minutes, and no more series than {@code budget} allows.
+   */
+  SeriesStore(int retention, int rollupMinutes, SeriesBudget budget) {
     if (retention < 1) {
       throw new IllegalArgumentException("retention must be at least one sample, not " + retention);
     }
@@ -46,25 +55,52 @@ public final class SeriesStore implements TelemetryQuery {
     }
     this.retention = retention;
     this.rollupMinutes = rollupMinutes;
+    this.budget = budget;
   }
 
-  /** Returns the record of {@code node} for a scrape to write into, creating it. */
+  /**
+   * Returns the record of {@code node} for a scrape to write into, creating it; it is listed by
+   * {@link #nodes()} once a scrape is recorded for it.
+   */
   NodeSeries node(NodeId node) {
-    NodeSeries series = known(node);
-    series.markLive();
-    return series;
+    return known(node);
   }
 
   private NodeSeries known(NodeId node) {
     NodeSeries series = nodes.get(node);
     return series != null
         ? series
-        : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention, rollupMinutes));
+        : nodes.computeIfAbsent(node, id -> new NodeSeries(id, retention, rollupMinutes, budget));
   }
 
   /**
-   * Returns the ring of {@code series} for roll-ups read back from files, creating it; a node known
-   * only this way is not listed by {@link #nodes()} until it is scraped.
+   * Forgets {@code node}: its series and roll-ups in memory go, and their place in the budget is
+   * free again. Returns false if the store does not know the node. A later scrape that reports the
+   * node starts it afresh.
+   */
+  boolean forget(NodeId node) {
+    NodeSeries removed = nodes.remove(node);
+    if (removed == null) {
+      return false;
+    }
+    removed.release();
+    return true;
+  }
+
+  /** Returns the budget of series. */
+  SeriesBudget budget() {
+    return budget;
+  }
+
+  /** Returns how many nodes the store knows (scraped or restored from roll-up files). */
+  int nodeCount() {
+    return nodes.size();
+  }
+
+  /**
+   * Returns the ring of {@code series} for roll-ups read back from files, creating it, or null if
+   * the series budget is spent; a node known only this way is not listed by {@link #nodes()} until
+   * it is scraped.
    */
   SeriesRing ringForRestore(SeriesId series) {
     return known(series.node()).ringForWriting(series.metric(), series.gpu());
@@ -94,11 +130,13 @@ public final class SeriesStore implements TelemetryQuery {
     return nodes.get(node);
   }
 
-  /** Appends one sample; returns false if it is not newer than the newest sample of its series. */
+  /**
+   * Appends one sample; returns false if it is not newer than the newest sample of its series, or
+   * if the series would be new and the budget is spent.
+   */
   boolean append(SeriesId series, long timestampMillis, double value) {
-    return node(series.node())
-        .ringForWriting(series.metric(), series.gpu())
-        .append(timestampMillis, value);
+    SeriesRing ring = node(series.node()).ringForWriting(series.metric(), series.gpu());
+    return ring != null && ring.append(timestampMillis, value);
   }
 
   /**

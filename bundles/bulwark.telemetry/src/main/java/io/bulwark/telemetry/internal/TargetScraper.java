@@ -18,6 +18,8 @@ import io.vertx.core.http.RequestOptions;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -32,6 +34,9 @@ final class TargetScraper {
   /** The largest page accepted. */
   static final int MAX_PAGE_BYTES = 16 << 20;
 
+  /** After how many timeouts an unfinished scrape is taken as lost. */
+  private static final int STUCK_AFTER_TIMEOUTS = 5;
+
   private static final System.Logger LOG = System.getLogger(TargetScraper.class.getName());
   private static final String ACCEPT = "text/plain;version=0.0.4;q=1,*/*;q=0.1";
 
@@ -45,10 +50,14 @@ final class TargetScraper {
   private final ExpositionParser parser = new ExpositionParser();
   private final DcgmSampleFiler filer;
   private final AtomicBoolean inFlight = new AtomicBoolean();
+  private final Queue<NodeId> forgotten = new ConcurrentLinkedQueue<>();
+  private volatile long startedNanos;
   private volatile TargetStatus status;
   private volatile String loggedProblem = "";
   private volatile String lastNode = "";
   private volatile int lastPageBytes;
+  private volatile String limitProblem;
+  private volatile int droppedForLimits;
 
   TargetScraper(
       ScrapeTarget target,
@@ -58,7 +67,8 @@ final class TargetScraper {
       WorkerExecutor parsers,
       PageBuffers buffers,
       long timeoutMillis,
-      LongSupplier clock) {
+      LongSupplier clock,
+      TargetLimits limits) {
     this.target = target;
     this.vertx = vertx;
     this.client = client;
@@ -66,7 +76,7 @@ final class TargetScraper {
     this.buffers = buffers;
     this.timeoutMillis = timeoutMillis;
     this.clock = clock;
-    this.filer = new DcgmSampleFiler(store, target);
+    this.filer = new DcgmSampleFiler(store, target, limits);
     this.status = new TargetStatus(target, Health.UNKNOWN, "", null, 0, 0, "");
   }
 
@@ -83,21 +93,38 @@ final class TargetScraper {
    * with the status the scrape left (or the current one if it was skipped).
    */
   Future<TargetStatus> scrape() {
-    if (!inFlight.compareAndSet(false, true)) {
-      return Future.succeededFuture(status);
-    }
     long startNanos = System.nanoTime();
+    if (!inFlight.compareAndSet(false, true)) {
+      if (startNanos - startedNanos < STUCK_AFTER_TIMEOUTS * timeoutMillis * 1_000_000L) {
+        return Future.succeededFuture(status);
+      }
+      // A scrape that outlived its timeout this long lost its completion (an error thrown where
+      // no handler could see it): the target must not stay unscraped for ever.
+      LOG.log(Level.WARNING, "Scrape of {0} never completed; scraping it afresh", target.url());
+    }
+    startedNanos = startNanos;
     long scrapeMillis = clock.getAsLong();
     Future<ParseSummary> scraped;
     try {
       scraped =
           fetch().compose(page -> parsers.executeBlocking(() -> ingest(page, scrapeMillis), false));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // An Error here is most likely an OutOfMemoryError: fail this scrape, keep the target.
       scraped = Future.failedFuture(e);
     }
     return scraped.transform(
         result -> {
           try {
+            if (result.failed() && result.cause() instanceof Error error) {
+              LOG.log(
+                  Level.ERROR,
+                  "Scrape of "
+                      + target.url()
+                      + " failed with "
+                      + error
+                      + "; the other targets are scraped on. If this is an OutOfMemoryError,"
+                      + " lower the telemetry limits or raise the heap (-Xmx)");
+            }
             long micros = (System.nanoTime() - startNanos) / 1000;
             TargetStatus next =
                 result.succeeded()
@@ -203,9 +230,21 @@ final class TargetScraper {
     return body.future();
   }
 
+  /**
+   * Forgets that this target filed samples under {@code node}: its next page is read in full, so
+   * that nothing is filed into the forgotten node's series.
+   */
+  void forget(NodeId node) {
+    forgotten.add(node);
+  }
+
   /** Parses and files a page; runs on a parsing worker. */
   private ParseSummary ingest(Page page, long scrapeMillis) {
     try {
+      for (NodeId node = forgotten.poll(); node != null; node = forgotten.poll()) {
+        filer.forgotten(node);
+        parser.forgetPreviousPage();
+      }
       filer.begin(scrapeMillis);
       ParseSummary summary = parser.parse(page.bytes, page.length, filer);
       if (summary.isGarbage()) {
@@ -213,6 +252,8 @@ final class TargetScraper {
       }
       NodeId node = filer.finish();
       lastNode = node == null ? lastNode : node.value();
+      limitProblem = filer.limitProblem();
+      droppedForLimits = filer.droppedForLimits();
       return summary;
     } finally {
       buffers.give(page.bytes);
@@ -220,10 +261,13 @@ final class TargetScraper {
   }
 
   private TargetStatus up(ParseSummary summary, long scrapeMillis, long micros) {
-    String problem = summary.malformed() == 0 ? "" : "malformed lines";
+    String limited = limitProblem;
+    String problem = limited != null ? "limits" : summary.malformed() == 0 ? "" : "malformed lines";
     if (!problem.equals(loggedProblem)) {
       if (problem.isEmpty()) {
         LOG.log(Level.INFO, "Target {0} is scraped without problems again", target.url());
+      } else if (limited != null) {
+        LOG.log(Level.WARNING, "Scraped {0}, but {1}", target.url(), limited);
       } else {
         LOG.log(
             Level.WARNING,
@@ -241,7 +285,12 @@ final class TargetScraper {
         Instant.ofEpochMilli(scrapeMillis),
         micros,
         summary.samples(),
-        "");
+        limited == null ? "" : limited);
+  }
+
+  /** Returns the samples the last page dropped for a limit. */
+  int droppedForLimits() {
+    return droppedForLimits;
   }
 
   private TargetStatus down(Throwable failure, long scrapeMillis, long micros) {

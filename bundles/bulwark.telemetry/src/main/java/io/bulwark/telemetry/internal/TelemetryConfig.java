@@ -67,4 +67,34 @@ public @interface TelemetryConfig {
           "How often the closed minutes are written to the roll-up folder, in minutes (1 to 60). A"
               + " crash loses at most this many minutes.")
   int rollupFlushMinutes() default 1;
+
+  @AttributeDefinition(
+      name = "Series per target",
+      description =
+          "Series one target may create since start (a dcgm-exporter page has about a thousand);"
+              + " samples of more are dropped and the target says so.",
+      min = "1")
+  int maxSeriesPerTarget() default 10_000;
+
+  @AttributeDefinition(
+      name = "New series per scrape",
+      description = "Series one page may create; more are taken as room allows, a page at a time.",
+      min = "1")
+  int maxNewSeriesPerScrape() default 4_096;
+
+  @AttributeDefinition(
+      name = "Nodes per target",
+      description =
+          "Nodes (Hostname values) one target may file samples under since start; samples of"
+              + " more are dropped.",
+      min = "1")
+  int maxNodesPerTarget() default 64;
+
+  @AttributeDefinition(
+      name = "Series in memory",
+      description =
+          "Series telemetry holds at most, all targets together; 0 sizes it to 60% of the heap at"
+              + " the configured retention (about 8 KB a series at 600 samples).",
+      min = "0")
+  int maxSeries() default 0;
 }

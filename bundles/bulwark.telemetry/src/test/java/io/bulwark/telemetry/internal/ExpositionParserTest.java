@@ -219,6 +219,40 @@ class ExpositionParserTest {
   }
 
   @Test
+  void hugeNamesLabelValuesAndLabelSetsAreRefusedWithoutBeingKept() {
+    String longName = "DCGM_FI_" + "X".repeat(ExpositionParser.MAX_NAME_BYTES);
+    String longValue = "h".repeat(ExpositionParser.MAX_LABEL_VALUE_BYTES + 1);
+    StringBuilder manyLabels = new StringBuilder("foo{");
+    for (int i = 0; i <= ExpositionParser.MAX_LABELS; i++) {
+      manyLabels.append("l").append(i).append("=\"v\",");
+    }
+    manyLabels.append("} 1");
+    ParseSummary summary =
+        parse(
+            longName
+                + " 1\n"
+                + "foo{Hostname=\""
+                + longValue
+                + "\"} 1\n"
+                + "foo{"
+                + "l".repeat(ExpositionParser.MAX_NAME_BYTES + 1)
+                + "=\"v\"} 1\n"
+                + manyLabels
+                + "\nfoo{Hostname=\""
+                + "h".repeat(ExpositionParser.MAX_LABEL_VALUE_BYTES)
+                + "\"} 2\n");
+
+    assertThat(summary.samples()).as("the longest allowed value still reads").isEqualTo(1);
+    assertThat(summary.firstMalformed())
+        .extracting(ParseSummary.MalformedLine::reason)
+        .containsExactly(
+            "metric name '" + longName.substring(0, 40) + "...' is 264 bytes long, more than 256",
+            "value of label Hostname of foo is 1025 bytes long, more than 1024",
+            "a label name of foo is 257 bytes long, more than 256",
+            "foo has more than 64 labels");
+  }
+
+  @Test
   void escapedQuoteDoesNotCloseALabelValue() {
     ParseSummary summary = parse("foo{a=\"b\\\"} 1\n");
 

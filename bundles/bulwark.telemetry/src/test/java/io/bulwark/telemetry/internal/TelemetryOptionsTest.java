@@ -71,6 +71,26 @@ class TelemetryOptionsTest {
       public int rollupFlushMinutes() {
         return rollupFlushMinutes;
       }
+
+      @Override
+      public int maxSeriesPerTarget() {
+        return TargetLimits.STANDARD.maxSeriesPerTarget();
+      }
+
+      @Override
+      public int maxNewSeriesPerScrape() {
+        return TargetLimits.STANDARD.maxNewSeriesPerScrape();
+      }
+
+      @Override
+      public int maxNodesPerTarget() {
+        return TargetLimits.STANDARD.maxNodesPerTarget();
+      }
+
+      @Override
+      public int maxSeries() {
+        return 0;
+      }
     };
   }
 

@@ -1,0 +1,141 @@
+package io.bulwark.telemetry.internal;
+
+import io.bulwark.api.system.SubsystemState;
+import io.bulwark.api.system.SubsystemStatus;
+import io.bulwark.api.telemetry.TargetStatus;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Telemetry's report of itself as the {@code telemetry} subsystem: DOWN when nothing can be seen
+ * (no target answers, scraping has stopped, or the targets file is broken with no target left),
+ * DEGRADED when part of the fleet cannot be seen (targets down or over their limits, no target
+ * listed, the series budget spent), UP otherwise; with what to do and the gauges behind it.
+ * Thread-safe.
+ */
+final class TelemetryHealth {
+  static final String SUBSYSTEM = "telemetry";
+
+  private final TelemetryOptions options;
+  private final Clock clock;
+  private SubsystemState state = SubsystemState.UP;
+  private Instant since;
+
+  TelemetryHealth(TelemetryOptions options, Clock clock) {
+    this.options = options;
+    this.clock = clock;
+    this.since = clock.instant();
+  }
+
+  /** Returns the report for these target statuses and store figures. */
+  synchronized SubsystemStatus status(
+      List<TargetStatus> targets,
+      String fileProblem,
+      SeriesBudget budget,
+      int nodes,
+      long droppedForLimits) {
+    Instant now = clock.instant();
+    int down = 0;
+    int limited = 0;
+    TargetStatus firstDown = null;
+    TargetStatus firstLimited = null;
+    Instant newest = null;
+    for (TargetStatus t : targets) {
+      if (t.health() == TargetStatus.Health.DOWN) {
+        down++;
+        firstDown = firstDown == null ? t : firstDown;
+      } else if (t.health() == TargetStatus.Health.UP && !t.lastError().isEmpty()) {
+        limited++;
+        firstLimited = firstLimited == null ? t : firstLimited;
+      }
+      if (t.lastScrape() != null && (newest == null || t.lastScrape().isAfter(newest))) {
+        newest = t.lastScrape();
+      }
+    }
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("bulwark_telemetry_targets", (double) targets.size());
+    m.put("bulwark_telemetry_targets_down", (double) down);
+    m.put("bulwark_telemetry_targets_limited", (double) limited);
+    m.put("bulwark_telemetry_series", (double) budget.used());
+    m.put("bulwark_telemetry_series_limit", (double) budget.limit());
+    m.put("bulwark_telemetry_nodes", (double) nodes);
+    m.put("bulwark_telemetry_samples_dropped", (double) droppedForLimits);
+
+    long stalledAfter = Math.max(30_000, 10 * options.scrapeIntervalMillis());
+    SubsystemState next;
+    String summary;
+    String action;
+    if (!fileProblem.isEmpty() && targets.isEmpty()) {
+      next = SubsystemState.DOWN;
+      summary = "no GPU is watched: the targets file cannot be used: " + fileProblem;
+      action = "Fix the file_sd file " + options.fileSd() + " (see the Telemetry page)";
+    } else if (targets.isEmpty()) {
+      next = SubsystemState.DEGRADED;
+      summary = "no scrape target is listed: no GPU is watched";
+      action =
+          "List the dcgm-exporters (or Bulwark node agents) in the file_sd file "
+              + options.fileSd();
+    } else if (newest != null && now.toEpochMilli() - newest.toEpochMilli() > stalledAfter) {
+      next = SubsystemState.DOWN;
+      summary =
+          "scraping has stopped: no target was scraped for "
+              + (now.toEpochMilli() - newest.toEpochMilli()) / 1000
+              + " s";
+      action =
+          "Check the log for the telemetry bundle's errors; restart the bundle or the appliance";
+    } else if (down == targets.size()) {
+      next = SubsystemState.DOWN;
+      summary =
+          "none of the "
+              + targets.size()
+              + " target(s) answers; e.g. "
+              + firstDown.target().url()
+              + ": "
+              + firstDown.lastError();
+      action = "Check the network to the exporters and that they run (see the Telemetry page)";
+    } else if (budget.used() >= budget.limit()) {
+      next = SubsystemState.DEGRADED;
+      summary =
+          String.format(
+              Locale.ROOT,
+              "telemetry holds %,d series, all this heap allows: samples of new series are dropped",
+              budget.used());
+      action =
+          "Remove nodes you no longer have (Fleet page), fix exporters that invent series, or raise"
+              + " the heap (-Xmx) or maxSeries (PID io.bulwark.telemetry)";
+    } else if (down > 0 || limited > 0) {
+      next = SubsystemState.DEGRADED;
+      TargetStatus example = firstDown != null ? firstDown : firstLimited;
+      summary =
+          String.format(
+              Locale.ROOT,
+              "%d of %d target(s) down and %d over their limits: part of the fleet is not seen;"
+                  + " e.g. %s: %s",
+              down,
+              targets.size(),
+              limited,
+              example.target().url(),
+              example.lastError());
+      action = "See each target's error on the Telemetry page";
+    } else {
+      next = SubsystemState.UP;
+      summary =
+          String.format(
+              Locale.ROOT,
+              "%d target(s) scraped; %,d series of at most %,d",
+              targets.size(),
+              budget.used(),
+              budget.limit());
+      action = "";
+    }
+    if (next != state) {
+      state = next;
+      since = now;
+    }
+    return new SubsystemStatus(SUBSYSTEM, next, summary, action, since, m);
+  }
+}
