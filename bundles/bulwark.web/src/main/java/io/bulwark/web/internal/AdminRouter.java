@@ -119,6 +119,15 @@ final class AdminRouter {
         .get("/api/v1/nodes/:node")
         .handler(anyRole)
         .blockingHandler(blocking(nodes::detail), false);
+    NodeRemoval removal = new NodeRemoval(services);
+    router
+        .delete("/api/v1/nodes/:node")
+        .handler(admin)
+        .blockingHandler(blocking(removal::removeOne), false);
+    router
+        .post("/api/v1/nodes/remove-silent")
+        .handler(admin)
+        .blockingHandler(blocking(removal::removeSilent), false);
     router
         .get("/api/v1/findings")
         .handler(anyRole)
