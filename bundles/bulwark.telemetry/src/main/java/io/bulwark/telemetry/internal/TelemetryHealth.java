@@ -13,9 +13,11 @@ import java.util.Map;
 /**
  * Telemetry's report of itself as the {@code telemetry} subsystem: DOWN when nothing can be seen
  * (no target answers, scraping has stopped, or the targets file is broken with no target left),
- * DEGRADED when part of the fleet cannot be seen (targets down or over their limits, no target
- * listed, the series budget spent), UP otherwise; with what to do and the gauges behind it.
- * Thread-safe.
+ * DEGRADED when telemetry itself sees less than it should (samples dropped for a limit, the series
+ * budget spent, no target listed, or half the targets or more down at once, which points at the
+ * appliance's network rather than at the nodes), UP otherwise; with what to do and the gauges
+ * behind it. A few targets down are the nodes' problem, reported as their own findings
+ * (telemetry-stale), and counted here. Thread-safe.
  */
 final class TelemetryHealth {
   static final String SUBSYSTEM = "telemetry";
@@ -107,9 +109,9 @@ final class TelemetryHealth {
       action =
           "Remove nodes you no longer have (Fleet page), fix exporters that invent series, or raise"
               + " the heap (-Xmx) or maxSeries (PID io.bulwark.telemetry)";
-    } else if (down > 0 || limited > 0) {
+    } else if (2 * down >= targets.size() || limited > 0) {
       next = SubsystemState.DEGRADED;
-      TargetStatus example = firstDown != null ? firstDown : firstLimited;
+      TargetStatus example = limited > 0 ? firstLimited : firstDown;
       summary =
           String.format(
               Locale.ROOT,
@@ -126,7 +128,8 @@ final class TelemetryHealth {
       summary =
           String.format(
               Locale.ROOT,
-              "%d target(s) scraped; %,d series of at most %,d",
+              "%d of %d target(s) scraped; %,d series of at most %,d",
+              targets.size() - down,
               targets.size(),
               budget.used(),
               budget.limit());

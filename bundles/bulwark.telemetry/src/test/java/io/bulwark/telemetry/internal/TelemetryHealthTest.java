@@ -1,0 +1,104 @@
+package io.bulwark.telemetry.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.system.SubsystemState;
+import io.bulwark.api.system.SubsystemStatus;
+import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.api.telemetry.TargetStatus.Health;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Telemetry never says UP when it cannot see, and says what to do when it does not. */
+class TelemetryHealthTest {
+  private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+  private final TelemetryHealth health =
+      new TelemetryHealth(
+          new TelemetryOptions(Path.of("/etc/bulwark/targets.json"), 1000, 800, 600),
+          Clock.fixed(NOW, ZoneOffset.UTC));
+  private final SeriesBudget budget = new SeriesBudget(1000);
+
+  @Test
+  void noTargetMeansNothingIsWatched() {
+    SubsystemStatus s = health.status(List.of(), "", budget, 0, 0);
+    assertThat(s.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(s.summary()).contains("no GPU is watched");
+    assertThat(s.action()).contains("/etc/bulwark/targets.json");
+
+    SubsystemStatus broken = health.status(List.of(), "not a JSON array", budget, 0, 0);
+    assertThat(broken.state()).isEqualTo(SubsystemState.DOWN);
+    assertThat(broken.summary()).contains("not a JSON array");
+  }
+
+  @Test
+  void aFewTargetsDownAreTheNodesProblemHalfOrMoreAreTelemetrysAndAllAreDown() {
+    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0).state())
+        .isEqualTo(SubsystemState.UP);
+    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0).summary())
+        .startsWith("3 of 4 target(s) scraped");
+    SubsystemStatus half = health.status(targets(4, 2, 0), "", budget, 4, 0);
+    assertThat(half.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(half.summary()).contains("2 of 4 target(s) down");
+    SubsystemStatus all = health.status(targets(3, 3, 0), "", budget, 3, 0);
+    assertThat(all.state()).isEqualTo(SubsystemState.DOWN);
+    assertThat(all.summary()).contains("none of the 3 target(s) answers").contains("refused");
+  }
+
+  @Test
+  void samplesDroppedForALimitOrASpentBudgetDegradeTelemetry() {
+    SubsystemStatus limited = health.status(targets(4, 0, 1), "", budget, 4, 17);
+    assertThat(limited.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(limited.summary()).contains("1 over their limits").contains("maxNodesPerTarget");
+    assertThat(limited.measurements()).containsEntry("bulwark_telemetry_samples_dropped", 17.0);
+
+    for (int i = 0; i < 1000; i++) {
+      budget.reserve();
+    }
+    SubsystemStatus spent = health.status(targets(4, 0, 0), "", budget, 4, 0);
+    assertThat(spent.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(spent.summary()).contains("all this heap allows");
+    assertThat(spent.action()).contains("-Xmx");
+  }
+
+  @Test
+  void scrapingThatStoppedIsDown() {
+    List<TargetStatus> stale = new ArrayList<>();
+    for (TargetStatus t : targets(2, 0, 0)) {
+      stale.add(
+          new TargetStatus(
+              t.target(), t.health(), t.node(), NOW.minusSeconds(45), 1000, 10, t.lastError()));
+    }
+    SubsystemStatus s = health.status(stale, "", budget, 2, 0);
+    assertThat(s.state()).isEqualTo(SubsystemState.DOWN);
+    assertThat(s.summary()).contains("scraping has stopped").contains("45 s");
+  }
+
+  /** Returns {@code n} targets scraped now, the first {@code down} down, the next limited. */
+  private static List<TargetStatus> targets(int n, int down, int limited) {
+    List<TargetStatus> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ScrapeTarget t = new ScrapeTarget("10.0.0." + i + ":9400", "http", "/metrics", Map.of());
+      boolean isDown = i < down;
+      boolean isLimited = !isDown && i < down + limited;
+      all.add(
+          new TargetStatus(
+              t,
+              isDown ? Health.DOWN : Health.UP,
+              "gpu-" + i,
+              NOW,
+              1000,
+              isDown ? 0 : 100,
+              isDown
+                  ? "connection refused"
+                  : isLimited ? "dropped 17 sample(s): ... (maxNodesPerTarget ...)" : ""));
+    }
+    return all;
+  }
+}
