@@ -14,7 +14,17 @@ public @interface AuditConfig {
 
   @AttributeDefinition(
       description =
-          "Storage quota of the audit log in bytes. When it is reached, every audited action is"
-              + " refused until the log is exported and archived, or the quota raised.")
+          "Storage quota of the audit log in bytes. When it is reached, audited actions are refused"
+              + " (but an administrator's login, logout and the audit's own records, for which the"
+              + " last 2% is kept) until the log is exported and the quota raised."
+              + " Environment: BULWARK_AUDIT_MAX_BYTES.")
   long maxBytes() default 1L << 30;
+
+  @AttributeDefinition(
+      description =
+          "Share of the quota, in percent, from which the audit subsystem is degraded and the"
+              + " appliance raises a finding (the STIG asks for 75%).",
+      min = "1",
+      max = "99")
+  int warnPercent() default AuditOptions.DEFAULT_WARN_PERCENT;
 }

@@ -31,11 +31,13 @@ final class AuditFile implements Closeable {
   private final SequenceIndex index;
   private final TornTail torn;
   private final AuditVerification openVerdict;
-  private long size;
-  private long lastSequence;
+  // Written under the file's lock, read without it (the health check must not wait for an fsync).
+  private volatile long size;
+  private volatile long lastSequence;
   private String lastHash;
   private boolean nearlyFullReported;
-  private String broken;
+  private volatile String broken;
+  private volatile boolean routineFull;
 
   private AuditFile(
       AuditOptions options, FileChannel channel, FileLock lock, ChainReport report, TornTail torn) {
@@ -143,13 +145,18 @@ final class AuditFile implements Closeable {
     return lock;
   }
 
+  /** Writes {@code record} at the end and syncs it, within the routine part of the quota. */
+  synchronized void write(StoredRecord record) {
+    write(record, false);
+  }
+
   /**
-   * Writes {@code record} at the end and syncs it.
+   * Writes {@code record} at the end and syncs it; a {@code recovery} record may use the reserve.
    *
    * @throws AuditUnavailableException if the quota is reached or the write fails; nothing was
    *     written then
    */
-  synchronized void write(StoredRecord record) {
+  synchronized void write(StoredRecord record, boolean recovery) {
     if (broken != null) {
       throw new AuditUnavailableException(broken, null);
     }
@@ -158,15 +165,12 @@ final class AuditFile implements Closeable {
           "the audit log " + options.logFile() + " is closed (the audit bundle is stopping)", null);
     }
     byte[] bytes = (record.line() + "\n").getBytes(StandardCharsets.UTF_8);
-    if (size + bytes.length > options.maxBytes()) {
-      throw new AuditUnavailableException(
-          "audit storage full at "
-              + options.logFile()
-              + " ("
-              + AuditOptions.size(options.maxBytes())
-              + "): export and archive the log, then raise maxBytes in the configuration"
-              + " io.bulwark.audit",
-          null);
+    long limit = recovery ? options.maxBytes() : options.routineLimit();
+    if (size + bytes.length > limit) {
+      if (!recovery) {
+        routineFull = true;
+      }
+      throw new AuditUnavailableException(fullText(recovery), null);
     }
     long at = size;
     try {
@@ -210,19 +214,47 @@ final class AuditFile implements Closeable {
     }
   }
 
+  /** Returns why a record was refused for the quota, and what to do. */
+  String fullText(boolean recovery) {
+    return "audit storage full at "
+        + options.logFile()
+        + " ("
+        + AuditOptions.size(size)
+        + " of its "
+        + AuditOptions.size(options.maxBytes())
+        + " quota"
+        + (recovery
+            ? ", the part kept for administrators included"
+            : "; the last " + AuditOptions.size(options.reserveBytes()) + " is kept for logins")
+        + "): audited actions are refused. Export the log (Audit page or GET"
+        + " /api/v1/audit/export) and keep the export, then raise the quota"
+        + " (BULWARK_AUDIT_MAX_BYTES, or maxBytes of io.bulwark.audit) and restart";
+  }
+
   private void reportNearlyFull() {
-    boolean nearlyFull = size > options.maxBytes() / 10 * 9;
+    boolean nearlyFull = size >= options.warnBytes();
     if (nearlyFull && !nearlyFullReported) {
       LOG.log(
           Level.WARNING,
-          "Audit log {0} is over 90% of its quota ({1} of {2}): export and archive it, or raise"
-              + " maxBytes in the configuration io.bulwark.audit, before audited actions are"
-              + " refused",
+          "Audit log {0} is over {1}% of its quota ({2} of {3}): export it and raise the quota"
+              + " (BULWARK_AUDIT_MAX_BYTES, or maxBytes of io.bulwark.audit) before audited"
+              + " actions are refused",
           options.logFile(),
+          options.warnPercent(),
           AuditOptions.size(size),
           AuditOptions.size(options.maxBytes()));
     }
     nearlyFullReported = nearlyFull;
+  }
+
+  /** Returns true once a routine record was refused for the quota, or the routine part is used. */
+  boolean routineFull() {
+    return routineFull || size >= options.routineLimit();
+  }
+
+  /** Returns why the log refuses every write until a restart, or null. */
+  String broken() {
+    return broken;
   }
 
   static void syncFolder(Path folder) {
@@ -241,11 +273,11 @@ final class AuditFile implements Closeable {
     return index;
   }
 
-  synchronized long size() {
+  long size() {
     return size;
   }
 
-  synchronized long lastSequence() {
+  long lastSequence() {
     return lastSequence;
   }
 

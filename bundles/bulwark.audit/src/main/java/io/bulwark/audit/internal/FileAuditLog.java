@@ -8,6 +8,8 @@ import io.bulwark.api.audit.AuditRecord;
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.audit.AuditVerification;
 import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.system.SubsystemCheck;
+import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.audit.AuditExport;
 import io.bulwark.audit.ExportFormat;
 import io.bulwark.audit.ExportSignature;
@@ -42,9 +44,9 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     configurationPid = "io.bulwark.audit",
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {AuditLog.class, AuditExport.class})
+    service = {AuditLog.class, AuditExport.class, SubsystemCheck.class})
 @Designate(ocd = AuditConfig.class)
-public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable {
+public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck, AutoCloseable {
   static final int MAX_RECORD_BYTES = 64 * 1024;
   static final String TORN_TAIL_ACTION = "audit.torn-tail";
   static final String TRUNCATED_ACTION = "audit.truncated";
@@ -59,6 +61,8 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
   private volatile AuditFile file;
   private volatile String truncation;
   private volatile long truncatedAt;
+  private volatile String unavailable;
+  private final AuditHealth health;
 
   @Activate
   public FileAuditLog(@Reference SecretStore secrets, AuditConfig config) {
@@ -70,12 +74,14 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
     this.keys = new AuditKeys(secrets);
     this.clock = clock;
     this.anchor = new AuditAnchor(options.logFile());
+    this.health = new AuditHealth(options, clock);
     try {
       AuditFile log = opened();
       // Load or make the HMAC key now, before anyone can append: storing a new key is audited by
       // the secret store, which must not happen in the middle of an append.
       keys.hmacForAppend(log.size() == 0, log.path().toString());
     } catch (AuditUnavailableException e) {
+      unavailable = e.getMessage();
       LOG.log(
           Level.ERROR,
           "Audit log unavailable, every audited action will be refused until this is fixed: {0}",
@@ -85,6 +91,22 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
 
   @Override
   public AuditRecord append(AuditEvent event) {
+    try {
+      AuditRecord record = appendRecord(event);
+      unavailable = null;
+      return record;
+    } catch (AuditUnavailableException e) {
+      unavailable = e.getMessage();
+      throw e;
+    }
+  }
+
+  @Override
+  public SubsystemStatus status() {
+    return health.status(file, unavailable, truncation);
+  }
+
+  private AuditRecord appendRecord(AuditEvent event) {
     Objects.requireNonNull(event, "event");
     synchronized (appending) {
       AuditFile log = opened();
@@ -110,7 +132,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, AutoCloseable 
       StoredRecord sealed =
           unsealed.sealed(
               FipsCrypto.sha256Hex(FipsCrypto.sha256(), body), FipsCrypto.hmacHex(mac, body));
-      log.write(sealed);
+      log.write(sealed, RecoveryRecords.admits(event));
       moveAnchor(log, mac);
       return sealed.toAuditRecord();
     }

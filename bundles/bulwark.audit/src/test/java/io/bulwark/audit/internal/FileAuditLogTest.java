@@ -13,6 +13,8 @@ import io.bulwark.api.audit.AuditQuery;
 import io.bulwark.api.audit.AuditRecord;
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.audit.AuditVerification;
+import io.bulwark.api.system.SubsystemState;
+import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.testing.TypedConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,36 +150,60 @@ class FileAuditLogTest {
   }
 
   @Test
-  void quotaReachedRefusesTheRecordAndAcknowledgesNothing() throws Exception {
-    long quota = 4096;
+  void quotaReachedRefusesRoutineRecordsKeepsTheReserveForAdministratorsAndSaysWhatToDo()
+      throws Exception {
+    long quota = 8192;
     int accepted = 0;
     try (FileAuditLog log = open(folder, secrets, quota)) {
+      assertThat(log.status().state()).isEqualTo(SubsystemState.UP);
       AuditUnavailableException refused = null;
+      boolean warned = false;
       while (refused == null) {
         long before = Files.size(logFile(folder));
         try {
-          log.append(event(accepted + 1));
+          log.append(routine(accepted + 1));
           accepted++;
+          warned |= log.status().state() == SubsystemState.DEGRADED;
         } catch (AuditUnavailableException e) {
           refused = e;
           assertThat(Files.size(logFile(folder))).isEqualTo(before);
         }
       }
+      assertThat(warned).as("degraded from 75% of the quota on").isTrue();
+      assertThat(refused.getMessage())
+          .startsWith("audit storage full at " + logFile(folder).toAbsolutePath())
+          .contains("of its 8.0 KiB quota; the last 819 bytes is kept for logins")
+          .contains("Export the log")
+          .contains("BULWARK_AUDIT_MAX_BYTES");
+      SubsystemStatus full = log.status();
+      assertThat(full.state()).isEqualTo(SubsystemState.DOWN);
+      assertThat(full.summary())
+          .contains("the audit log is full")
+          .contains("administrators can still log in");
+      assertThat(full.action()).contains("/api/v1/audit/export");
 
-      assertThat(refused)
-          .hasMessage(
-              "audit storage full at "
-                  + logFile(folder).toAbsolutePath()
-                  + " (4.0 KiB): export and archive the log, then raise maxBytes in the"
-                  + " configuration io.bulwark.audit");
+      // a failed login (anyone can cause one) is refused; an administrator's login is recorded
+      assertThatThrownBy(() -> log.append(login(AuditOutcome.FAILURE)))
+          .isInstanceOf(AuditUnavailableException.class);
+      assertThat(log.append(login(AuditOutcome.SUCCESS)).sequence()).isEqualTo(accepted + 1);
+      accepted++;
       assertThat(Files.size(logFile(folder))).isLessThanOrEqualTo(quota);
       assertThat(log.search(AuditQuery.first(1000))).hasSize(accepted);
       assertThat(log.verify()).isEqualTo(AuditVerification.intact(accepted));
-      assertThatThrownBy(() -> log.append(event(1))).isInstanceOf(AuditUnavailableException.class);
     }
-    try (FileAuditLog log = open(folder, secrets, quota * 2)) {
-      assertThat(log.append(event(99)).sequence()).isEqualTo(accepted + 1);
+    try (FileAuditLog log = open(folder, secrets, quota * 4)) {
+      assertThat(log.append(routine(99)).sequence()).isEqualTo(accepted + 1);
+      assertThat(log.status().state()).isEqualTo(SubsystemState.UP);
     }
+  }
+
+  private static AuditEvent routine(int i) {
+    return new AuditEvent(
+        "alice", "10.0.0.1", "node.power-cycle", "node-" + i, AuditOutcome.SUCCESS, Map.of());
+  }
+
+  private static AuditEvent login(AuditOutcome outcome) {
+    return new AuditEvent("admin", "10.0.0.2", "session.login", "admin", outcome, Map.of());
   }
 
   @Test
