@@ -5,6 +5,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +26,8 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_SIM_SCENARIO</td><td>io.bulwark.sim scenario: demo or none</td></tr>
  *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
  *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
+ *   <tr><td>BULWARK_AUDIT_MAX_BYTES</td><td>io.bulwark.audit maxBytes: bytes, or with K, M, G or T
+ *       (binary) after the number</td></tr>
  * </table>
  */
 final class EnvironmentSettings {
@@ -41,6 +44,7 @@ final class EnvironmentSettings {
   static final String DEMO_TARGETS_FILE = "sim-targets.json";
 
   private static final Pattern TCTI = Pattern.compile("[a-z0-9-]+(:[A-Za-z0-9/=,._:-]*)?");
+  private static final Pattern SIZE = Pattern.compile("([0-9]{1,19})\\s*([KMGTkmgt](?:i?[Bb])?)?");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:\\-\\[\\]%]{1,255}");
 
   private final Map<String, Map<String, Object>> overrides;
@@ -125,6 +129,10 @@ final class EnvironmentSettings {
       }
       put(o, SIM_PID, "scenario", scenario);
     }
+    String auditQuota = value(env, "BULWARK_AUDIT_MAX_BYTES");
+    if (auditQuota != null) {
+      put(o, AUDIT_PID, "maxBytes", bytes("BULWARK_AUDIT_MAX_BYTES", auditQuota));
+    }
     String fileSd = value(env, "BULWARK_FILE_SD");
     if (fileSd != null) {
       Path file = path("BULWARK_FILE_SD", fileSd);
@@ -176,6 +184,32 @@ final class EnvironmentSettings {
       // reported below
     }
     throw new InvalidSettingException(name, value, "expected a TCP port number from 1 to 65535");
+  }
+
+  /** Reads a size such as {@code 1073741824}, {@code 512M} or {@code 4GiB} (binary units). */
+  static long bytes(String name, String value) {
+    Matcher m = SIZE.matcher(value);
+    if (m.matches()) {
+      try {
+        long number = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? " " : m.group(2);
+        int shift =
+            switch (Character.toUpperCase(unit.charAt(0))) {
+              case 'K' -> 10;
+              case 'M' -> 20;
+              case 'G' -> 30;
+              case 'T' -> 40;
+              default -> 0;
+            };
+        if (number > 0 && number <= (Long.MAX_VALUE >> shift)) {
+          return number << shift;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+    }
+    throw new InvalidSettingException(
+        name, value, "expected a positive size in bytes, e.g. 2147483648, 2048M or 2G");
   }
 
   private static String host(String name, String value) {

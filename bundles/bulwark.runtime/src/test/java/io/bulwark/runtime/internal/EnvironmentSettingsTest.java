@@ -55,6 +55,21 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void theAuditQuotaIsReadInBytesOrBinaryUnits() {
+    assertThat(
+            EnvironmentSettings.from(Map.of("BULWARK_AUDIT_MAX_BYTES", "2G"))
+                .overridesFor("io.bulwark.audit"))
+        .containsEntry("maxBytes", 2L << 30);
+    assertThat(EnvironmentSettings.bytes("X", "512MiB")).isEqualTo(512L << 20);
+    assertThat(EnvironmentSettings.bytes("X", "1048576")).isEqualTo(1L << 20);
+    for (String bad : new String[] {"0", "-5", "2X", "big", "99999999999T"}) {
+      assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_AUDIT_MAX_BYTES", bad)))
+          .hasMessageContaining("BULWARK_AUDIT_MAX_BYTES")
+          .hasMessageContaining("2048M or 2G");
+    }
+  }
+
+  @Test
   void agentBindAddressAndPortGoToTheAgentOnly() {
     EnvironmentSettings s =
         EnvironmentSettings.from(
