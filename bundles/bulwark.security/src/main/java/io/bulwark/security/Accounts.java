@@ -90,6 +90,15 @@ public interface Accounts {
   void changePassword(String user, char[] current, char[] next, String source);
 
   /**
+   * Changes a user's password as {@link #changePassword(String, char[], char[], String)} does, and
+   * ends every other session of the user: only the session {@code keepSession} (the one that made
+   * the change; null for none) stays open. Each ended session is audited as {@code session.ended}.
+   *
+   * @since 1.2
+   */
+  void changePassword(String user, char[] current, char[] next, String source, String keepSession);
+
+  /**
    * Creates a user that must change {@code initialPassword} at the first login. Audited as {@code
    * user.create}.
    *
@@ -102,7 +111,18 @@ public interface Accounts {
       String actor, String name, Role role, char[] initialPassword, String source);
 
   /**
-   * Deletes a user and ends the user's sessions. Audited as {@code user.delete}.
+   * Lifts the user's lockout, the account-wide one and those of single addresses, and forgets the
+   * failed logins that counted towards them. Audited as {@code user.unlock} before it takes effect.
+   *
+   * @return the account as stored, or empty if there is no such user
+   * @throws AuditUnavailableException if the audit log cannot record it; nothing is unlocked
+   * @since 1.2
+   */
+  Optional<UserAccount> unlockUser(String actor, String name, String source);
+
+  /**
+   * Deletes a user, ends the user's sessions and revokes the API tokens the user created (each
+   * audited as {@code token.revoke}). Audited as {@code user.delete}.
    *
    * @return false if there was no such user
    * @throws IllegalStateException if it is the last administrator

@@ -6,9 +6,10 @@ import java.util.Locale;
 
 /**
  * The rules a new password must meet: a minimum length (15 characters or more), at least one
- * upper-case letter, one lower-case letter, one digit and one other character, and not containing
- * the user name. Used by user administration and the first-login password change to tell the user
- * every rule the password breaks, in words. Immutable and thread-safe.
+ * upper-case letter, one lower-case letter, one digit and one other character, no control or
+ * invisible formatting character (a NUL, a tab, a line break…), and not containing the user name.
+ * Used by user administration and the first-login password change to tell the user every rule the
+ * password breaks, in words. Immutable and thread-safe.
  *
  * @param minimumLength the fewest characters (Unicode code points) a password may have; 15 or more
  */
@@ -53,10 +54,19 @@ public record PasswordPolicy(int minimumLength) {
     boolean lower = false;
     boolean digit = false;
     boolean other = false;
+    boolean control = false;
     for (int i = 0; i < candidate.length; ) {
       int codePoint = Character.codePointAt(candidate, i);
       i += Character.charCount(codePoint);
-      if (Character.isUpperCase(codePoint)) {
+      int type = Character.getType(codePoint);
+      if (type == Character.CONTROL
+          || type == Character.FORMAT
+          || type == Character.SURROGATE
+          || type == Character.UNASSIGNED
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR) {
+        control = true;
+      } else if (Character.isUpperCase(codePoint)) {
         upper = true;
       } else if (Character.isLowerCase(codePoint)) {
         lower = true;
@@ -88,6 +98,11 @@ public record PasswordPolicy(int minimumLength) {
       problems.add(
           "The password must contain a character that is not a letter or a digit, such as ! # % or"
               + " a space.");
+    }
+    if (control) {
+      problems.add(
+          "The password must not contain control or invisible characters (NUL, tab, line breaks"
+              + " and the like); they cannot be typed reliably.");
     }
     if (containsUserName(userName, candidate)) {
       problems.add("The password must not contain the user name.");

@@ -5,7 +5,7 @@
  * administration) and by every bundle that needs random bytes.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.bulwark.security;
 
 import org.osgi.annotation.bundle.Export;

@@ -15,10 +15,21 @@ public @interface AccountsConfig {
 
   @AttributeDefinition(
       name = "Lockout attempts",
-      description = "Failed logins within the lockout window that lock the account.",
+      description =
+          "Failed logins from one address within the lockout window that lock the account for"
+              + " that address.",
       min = "1",
       max = "100")
   int lockoutAttempts() default 3;
+
+  @AttributeDefinition(
+      name = "Account lockout attempts",
+      description =
+          "Failed logins from all addresses together within the lockout window that lock the"
+              + " account for every address but the appliance's own console (loopback).",
+      min = "1",
+      max = "1000")
+  int accountLockoutAttempts() default 10;
 
   @AttributeDefinition(
       name = "Lockout window (seconds)",

@@ -5,7 +5,10 @@ import java.time.Duration;
 /**
  * The validated, immutable form of {@link AccountsConfig}.
  *
- * @param lockoutAttempts failed logins within {@code lockoutWindow} that lock an account
+ * @param lockoutAttempts failed logins from one address within {@code lockoutWindow} that lock the
+ *     account for that address
+ * @param accountLockoutAttempts failed logins from all addresses within {@code lockoutWindow} that
+ *     lock the account for every address but the appliance's own console (loopback)
  * @param lockoutWindow how far back failed logins count
  * @param lockout how long a locked account stays locked
  * @param sessionIdle how long an unused session lives
@@ -13,6 +16,7 @@ import java.time.Duration;
  */
 record AccountsOptions(
     int lockoutAttempts,
+    int accountLockoutAttempts,
     Duration lockoutWindow,
     Duration lockout,
     Duration sessionIdle,
@@ -23,6 +27,13 @@ record AccountsOptions(
       throw new IllegalArgumentException(
           "lockoutAttempts must be 1 to 100, not " + lockoutAttempts);
     }
+    if (accountLockoutAttempts < lockoutAttempts || accountLockoutAttempts > 1000) {
+      throw new IllegalArgumentException(
+          "accountLockoutAttempts must be from lockoutAttempts ("
+              + lockoutAttempts
+              + ") to 1000, not "
+              + accountLockoutAttempts);
+    }
     requirePositive("lockoutWindowSeconds", lockoutWindow);
     requirePositive("lockoutSeconds", lockout);
     requirePositive("sessionIdleSeconds", sessionIdle);
@@ -30,11 +41,13 @@ record AccountsOptions(
   }
 
   /**
-   * Returns the defaults: 3 attempts in 15 minutes lock for 15 minutes, 15 minutes idle, 1 year.
+   * Returns the defaults: 3 attempts from one address (10 from all) in 15 minutes lock for 15
+   * minutes, 15 minutes idle, 1 year.
    */
   static AccountsOptions defaults() {
     return new AccountsOptions(
         3,
+        10,
         Duration.ofMinutes(15),
         Duration.ofMinutes(15),
         Duration.ofMinutes(15),
@@ -49,6 +62,7 @@ record AccountsOptions(
   static AccountsOptions from(AccountsConfig config) {
     return new AccountsOptions(
         config.lockoutAttempts(),
+        config.accountLockoutAttempts(),
         Duration.ofSeconds(config.lockoutWindowSeconds()),
         Duration.ofSeconds(config.lockoutSeconds()),
         Duration.ofSeconds(config.sessionIdleSeconds()),

@@ -118,6 +118,40 @@ final class ApiTokens {
     return Optional.of(new Principal(token.id(), token.role(), Principal.Kind.TOKEN));
   }
 
+  /**
+   * Revokes every valid token {@code creator} created, each audited as {@code token.revoke} with
+   * the reason; returns how many.
+   */
+  int revokeCreatedBy(String actor, String creator, String source, String reason) {
+    int revoked = 0;
+    for (ApiToken t : tokens.tokens()) {
+      if (t.createdBy().equals(creator) && !t.revoked()) {
+        audit.record(
+            actor,
+            source,
+            "token.revoke",
+            t.id(),
+            AuditOutcome.SUCCESS,
+            Map.of("name", t.name(), "reason", reason));
+        tokens.save(revoked(t));
+        revoked++;
+      }
+    }
+    return revoked;
+  }
+
+  private static ApiToken revoked(ApiToken t) {
+    return new ApiToken(
+        t.id(),
+        t.name(),
+        t.role(),
+        t.secretHash(),
+        t.createdBy(),
+        t.createdAt(),
+        t.expiresAt(),
+        true);
+  }
+
   boolean revoke(String actor, String id, String source) {
     Optional<ApiToken> stored = id == null ? Optional.empty() : tokens.token(id);
     if (stored.isEmpty()) {
@@ -131,16 +165,7 @@ final class ApiTokens {
         t.id(),
         AuditOutcome.SUCCESS,
         Map.of("name", t.name(), "alreadyRevoked", String.valueOf(t.revoked())));
-    tokens.save(
-        new ApiToken(
-            t.id(),
-            t.name(),
-            t.role(),
-            t.secretHash(),
-            t.createdBy(),
-            t.createdAt(),
-            t.expiresAt(),
-            true));
+    tokens.save(revoked(t));
     return true;
   }
 

@@ -2,14 +2,12 @@ package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
-import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.security.Accounts;
-import io.bulwark.security.AuthenticationException;
 import io.bulwark.security.CryptoModule;
 import io.bulwark.security.IssuedToken;
 import io.bulwark.security.PasswordHasher;
@@ -54,6 +52,7 @@ public final class LocalAccounts implements Accounts {
   private final FirstAdministrator firstAdministrator;
   private final SessionTable sessions;
   private final ApiTokens tokens;
+  private final SourceLockouts sources;
   private final ReentrantLock accountsLock = new ReentrantLock();
 
   /**
@@ -107,9 +106,17 @@ public final class LocalAccounts implements Accounts {
             options.tokenMaxValidity());
     this.firstAdministrator =
         new FirstAdministrator(users, hasher, this.audit, crypto.random(), clock, accountsLock);
+    this.sources = new SourceLockouts(options);
     this.passwords =
         new PasswordCheck(
-            users, hasher, new LoginFailures(options), this.audit, clock, accountsLock, dummyHash);
+            users,
+            hasher,
+            new LoginFailures(options),
+            sources,
+            this.audit,
+            clock,
+            accountsLock,
+            dummyHash);
   }
 
   /**
@@ -136,12 +143,11 @@ public final class LocalAccounts implements Accounts {
       recordExpiry(idle);
     }
     UserAccount account = passwords.check(user, password, source, "session.login");
-    try {
-      audit.record(
-          account.name(), source, "session.login", account.name(), AuditOutcome.SUCCESS, Map.of());
-    } catch (AuditUnavailableException e) {
-      throw new AuthenticationException("the audit log cannot record the login", e);
-    }
+    // A login the audit log cannot record is refused with AuditUnavailableException (the caller
+    // answers 503 and says why), never as a wrong password.
+    audit.record(
+        account.name(), source, "session.login", account.name(), AuditOutcome.SUCCESS, Map.of());
+    passwords.succeeded(account.name(), source);
     UserAccount after = LoginFailures.cleared(account);
     if (hasher.needsRehash(account.passwordHash())) {
       after = withPassword(after, hasher.hash(password), after.mustChangePassword(), clock);
@@ -169,6 +175,12 @@ public final class LocalAccounts implements Accounts {
 
   @Override
   public void changePassword(String user, char[] current, char[] next, String source) {
+    changePassword(user, current, next, source, null);
+  }
+
+  @Override
+  public void changePassword(
+      String user, char[] current, char[] next, String source, String keepSession) {
     UserAccount account = passwords.check(user, current, source, "password.change");
     List<String> problems = POLICY.problems(account.name(), next);
     if (!problems.isEmpty()) {
@@ -183,7 +195,15 @@ public final class LocalAccounts implements Accounts {
     audit.record(
         account.name(), source, "password.change", account.name(), AuditOutcome.SUCCESS, Map.of());
     users.save(withPassword(LoginFailures.cleared(account), hash, false, clock));
-    sessions.passwordChanged(account.name());
+    for (Session ended : sessions.passwordChanged(account.name(), keepSession)) {
+      audit.tryRecord(
+          ended.user(),
+          source,
+          "session.ended",
+          ended.user(),
+          AuditOutcome.SUCCESS,
+          Map.of("reason", "the password was changed"));
+    }
   }
 
   @Override
@@ -214,6 +234,31 @@ public final class LocalAccounts implements Accounts {
   }
 
   @Override
+  public Optional<UserAccount> unlockUser(String actor, String name, String source) {
+    accountsLock.lock();
+    try {
+      Optional<UserAccount> found = name == null ? Optional.empty() : users.user(name);
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      UserAccount u = found.get();
+      audit.record(
+          actor,
+          source,
+          "user.unlock",
+          name,
+          AuditOutcome.SUCCESS,
+          Map.of("wasLocked", Boolean.toString(u.lockedAt(clock.instant()))));
+      UserAccount unlocked = LoginFailures.cleared(u);
+      users.save(unlocked);
+      sources.unlock(name);
+      return Optional.of(unlocked);
+    } finally {
+      accountsLock.unlock();
+    }
+  }
+
+  @Override
   public boolean deleteUser(String actor, String name, String source) {
     accountsLock.lock();
     try {
@@ -237,6 +282,7 @@ public final class LocalAccounts implements Accounts {
           Map.of("role", account.get().role().name()));
       users.delete(name);
       sessions.removeUser(name);
+      tokens.revokeCreatedBy(actor, name, source, "its creator " + name + " was deleted");
       return true;
     } finally {
       accountsLock.unlock();

@@ -6,9 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The lockout rule: a failed login is remembered for the lockout window; when an account has
- * collected the configured number of failures within the window it is locked for the lockout time
- * and its failures are forgotten, so that it starts afresh once the lock runs out.
+ * The account-wide lockout rule: a failed login is remembered for the lockout window; when an
+ * account has collected {@code accountLockoutAttempts} failures within the window, from whatever
+ * addresses, it is locked for the lockout time and its failures are forgotten, so that it starts
+ * afresh once the lock runs out. The lock of one address comes first ({@link SourceLockouts}).
  */
 final class LoginFailures {
   private final AccountsOptions options;
@@ -27,7 +28,7 @@ final class LoginFailures {
       }
     }
     recent.add(now);
-    boolean lock = recent.size() >= options.lockoutAttempts();
+    boolean lock = recent.size() >= options.accountLockoutAttempts();
     return new UserAccount(
         account.name(),
         account.role(),

@@ -25,6 +25,7 @@ final class PasswordCheck {
   private final UserRepository users;
   private final PasswordHasher hasher;
   private final LoginFailures failures;
+  private final SourceLockouts sources;
   private final AuditTrail audit;
   private final Clock clock;
   private final Lock accountsLock;
@@ -34,6 +35,7 @@ final class PasswordCheck {
       UserRepository users,
       PasswordHasher hasher,
       LoginFailures failures,
+      SourceLockouts sources,
       AuditTrail audit,
       Clock clock,
       Lock accountsLock,
@@ -41,6 +43,7 @@ final class PasswordCheck {
     this.users = users;
     this.hasher = hasher;
     this.failures = failures;
+    this.sources = sources;
     this.audit = audit;
     this.clock = clock;
     this.accountsLock = accountsLock;
@@ -55,6 +58,20 @@ final class PasswordCheck {
    */
   UserAccount check(String user, char[] password, String source, String action) {
     boolean validName = UserAccount.isValidName(user);
+    Instant sourceLock = validName ? sources.lockedUntil(user, source, clock.instant()) : null;
+    if (sourceLock != null) {
+      // Refused before any hashing: a locked-out address costs no PBKDF2 work.
+      throw refusal(
+          user,
+          source,
+          action,
+          AuditOutcome.DENIED,
+          "too many wrong passwords from "
+              + source
+              + ": this address is locked out of the account until "
+              + sourceLock
+              + " (other addresses can still log in)");
+    }
     Optional<UserAccount> found = validName ? users.user(user) : Optional.empty();
     String hash = found.map(UserAccount::passwordHash).orElse(dummyHash);
     boolean matches = verify(password, hash, user);
@@ -64,12 +81,17 @@ final class PasswordCheck {
       Instant now = clock.instant();
       UserAccount account = found.isEmpty() ? null : users.user(user).orElse(null);
       if (account == null) {
+        if (validName) {
+          // Unknown names are locked out per address like known ones, so that the lock (and the
+          // hashing it saves) tells nothing about which names exist.
+          sources.failed(user, source, now);
+        }
         throw refusal(actor, source, action, AuditOutcome.FAILURE, "no such user");
       }
       if (account.disabled()) {
         throw refusal(actor, source, action, AuditOutcome.DENIED, "the account is disabled");
       }
-      if (account.lockedAt(now)) {
+      if (account.lockedAt(now) && !SourceLockouts.isConsole(source)) {
         throw refusal(
             actor,
             source,
@@ -86,16 +108,38 @@ final class PasswordCheck {
     }
   }
 
+  /** Forgets the failures of {@code source} for {@code user}: it logged in. */
+  void succeeded(String user, String source) {
+    sources.succeeded(user, source);
+  }
+
   private AuthenticationException wrongPassword(
       UserAccount account, Instant now, String source, String action) {
     UserAccount after = failures.failed(account, now);
     users.save(after);
     String user = account.name();
+    Instant sourceLock = sources.failed(user, source, now);
+    if (sourceLock != null && !after.lockedAt(now)) {
+      LOG.log(
+          Level.WARNING,
+          "Locked {0} out of the account \"{1}\" until {2} after repeated wrong passwords; other"
+              + " addresses can still log in",
+          source,
+          user,
+          sourceLock);
+      return refusal(
+          user,
+          source,
+          action,
+          AuditOutcome.DENIED,
+          "wrong password; this address is now locked out of the account until " + sourceLock);
+    }
     if (after.lockedAt(now)) {
       LOG.log(
           Level.WARNING,
-          "Locked the account \"{0}\" until {1} after repeated wrong passwords (the last from"
-              + " {2}); it unlocks by itself then",
+          "Locked the account \"{0}\" until {1} after wrong passwords from several addresses (the"
+              + " last from {2}); it unlocks by itself then, an administrator can unlock it, and"
+              + " the appliance's console (https://127.0.0.1) can still log in",
           user,
           after.lockedUntil(),
           source);

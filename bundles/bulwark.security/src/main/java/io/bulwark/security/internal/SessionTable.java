@@ -102,14 +102,31 @@ final class SessionTable {
     return count[0];
   }
 
-  /** Marks every session of {@code user} as no longer needing a password change. */
-  void passwordChanged(String user) {
-    sessions.replaceAll(
-        (id, s) ->
-            s.user().equals(user)
-                ? new Session(
-                    s.id(), s.user(), s.role(), s.csrfToken(), false, s.createdAt(), s.lastUsedAt())
-                : s);
+  /**
+   * Ends every session of {@code user} but {@code keep} (which may be null), and marks {@code keep}
+   * as no longer needing a password change: after a password change only the session that made it
+   * stays open. Returns the sessions ended.
+   */
+  List<Session> passwordChanged(String user, String keep) {
+    List<Session> ended = new ArrayList<>();
+    sessions
+        .values()
+        .removeIf(
+            s -> {
+              boolean end = s.user().equals(user) && !s.id().equals(keep);
+              if (end) {
+                ended.add(s);
+              }
+              return end;
+            });
+    if (keep != null) {
+      sessions.computeIfPresent(
+          keep,
+          (id, s) ->
+              new Session(
+                  s.id(), s.user(), s.role(), s.csrfToken(), false, s.createdAt(), s.lastUsedAt()));
+    }
+    return ended;
   }
 
   private boolean idleAt(Session session, Instant now) {

@@ -28,11 +28,19 @@ class PasswordChangeTest {
     Session session = fixture.accounts.login(ALICE, ALICE_PASSWORD.toCharArray(), SOURCE);
     assertThat(session.mustChangePassword()).isTrue();
 
+    Session other = fixture.accounts.login(ALICE, ALICE_PASSWORD.toCharArray(), "10.0.0.99");
     fixture.accounts.changePassword(
-        ALICE, ALICE_PASSWORD.toCharArray(), NEXT.toCharArray(), SOURCE);
+        ALICE, ALICE_PASSWORD.toCharArray(), NEXT.toCharArray(), SOURCE, session.id());
 
     assertThat(fixture.users.user(ALICE).orElseThrow().mustChangePassword()).isFalse();
     assertThat(fixture.accounts.session(session.id()).orElseThrow().mustChangePassword()).isFalse();
+    assertThat(fixture.accounts.session(other.id()))
+        .as("every other session of the user ends with the change")
+        .isEmpty();
+    assertThat(fixture.audit.events("session.ended"))
+        .singleElement()
+        .satisfies(
+            e -> assertThat(e.details()).containsEntry("reason", "the password was changed"));
     assertThat(
             AccountsFixture.HASHER.verify(
                 NEXT.toCharArray(), fixture.users.user(ALICE).orElseThrow().passwordHash()))

@@ -34,6 +34,17 @@ class PasswordPolicyTest {
   }
 
   @Test
+  void controlAndInvisibleCharactersAreRefusedSpacesAreNot() {
+    assertThat(policy.problems("alice", "Aa1!\0\0\0\0\0\0\0\0\0\0\0".toCharArray()))
+        .containsExactly(
+            "The password must not contain control or invisible characters (NUL, tab, line breaks"
+                + " and the like); they cannot be typed reliably.");
+    assertThat(policy.problems("alice", "Correct\tHorse-Battery9".toCharArray())).hasSize(1);
+    assertThat(policy.problems("alice", "Correct\u200BHorse-Battery9".toCharArray())).hasSize(1);
+    assertThat(policy.problems("alice", "Correct Horse Battery 9".toCharArray())).isEmpty();
+  }
+
+  @Test
   void anEmptyPasswordBreaksEveryCharacterRule() {
     assertThat(policy.problems("bob", new char[0])).hasSize(5);
     assertThat(policy.problems("bob", null)).hasSize(5);
