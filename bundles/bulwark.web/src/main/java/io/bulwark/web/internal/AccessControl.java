@@ -1,9 +1,5 @@
 package io.bulwark.web.internal;
 
-import io.bulwark.api.audit.AuditEvent;
-import io.bulwark.api.audit.AuditLog;
-import io.bulwark.api.audit.AuditOutcome;
-import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Role;
 import io.bulwark.security.Accounts;
 import io.bulwark.security.Principal;
@@ -12,11 +8,9 @@ import io.vertx.core.Handler;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,24 +19,24 @@ import java.util.Set;
  * carry a valid API token ({@code Authorization: Bearer …}) or a session cookie; a state-changing
  * request on a session must echo its CSRF token in {@code X-CSRF-Token}; a user who must change the
  * initial password can do only that; and each route names the roles it admits. Refusals of
- * state-changing requests are audited.
+ * state-changing requests are audited through {@link RefusalDigest}, one record per client and
+ * minute with a count.
  */
 final class AccessControl {
   static final String COOKIE = "bulwark_session";
   static final String CSRF_HEADER = "X-CSRF-Token";
   private static final String PRINCIPAL = "bulwark.principal";
   private static final String SESSION = "bulwark.session";
-  private static final System.Logger LOG = System.getLogger(AccessControl.class.getName());
 
   /** Every role: the read-only views. */
   static final Set<Role> ANY = EnumSet.allOf(Role.class);
 
   private final Accounts accounts;
-  private final AuditLog audit;
+  private final RefusalDigest refusals;
 
-  AccessControl(Accounts accounts, AuditLog audit) {
+  AccessControl(Accounts accounts, RefusalDigest refusals) {
     this.accounts = accounts;
-    this.audit = audit;
+    this.refusals = refusals;
   }
 
   /** Returns true for the routes anyone may call: login, and the banner shown before it. */
@@ -130,18 +124,11 @@ final class AccessControl {
 
   private void refuse(RoutingContext ctx, Principal who, ApiProblem problem) {
     if (changesState(ctx.request().method())) {
-      try {
-        audit.append(
-            new AuditEvent(
-                who == null ? "anonymous" : who.name(),
-                source(ctx),
-                "api.refused",
-                ctx.request().method() + " " + ctx.request().path(),
-                AuditOutcome.DENIED,
-                Map.of("reason", problem.getMessage())));
-      } catch (AuditUnavailableException e) {
-        LOG.log(Level.ERROR, "A refused request could not be audited: " + e.getMessage());
-      }
+      refusals.refused(
+          who == null ? "anonymous" : who.name(),
+          source(ctx),
+          ctx.request().method() + " " + ctx.request().path(),
+          problem.getMessage());
     }
     ctx.fail(problem);
   }

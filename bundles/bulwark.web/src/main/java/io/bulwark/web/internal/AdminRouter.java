@@ -32,17 +32,21 @@ final class AdminRouter {
 
   /**
    * Returns the router; {@code events} serves {@code /api/v1/events}, {@code deadlines} hears when
-   * each request's headers and body are in.
+   * each request's headers and body are in, {@code refusals} audits refused requests.
    */
   static Router create(
-      Vertx vertx, AdminServices services, EventStream events, RequestDeadlines deadlines) {
+      Vertx vertx,
+      AdminServices services,
+      EventStream events,
+      RequestDeadlines deadlines,
+      RefusalDigest refusals) {
     NodesResource nodes = new NodesResource(services);
     FindingsResource findings = new FindingsResource(services);
     OverviewResource overview = new OverviewResource(services);
     CapacityResource capacity = new CapacityResource(services, services.price());
     HealthResource health = new HealthResource(services);
 
-    AccessControl access = new AccessControl(services.accounts(), services.audit());
+    AccessControl access = new AccessControl(services.accounts(), refusals);
     SessionResource session = new SessionResource(services.accounts());
     TokensResource tokens =
         new TokensResource(services.accounts(), services.tokens(), services.clock());

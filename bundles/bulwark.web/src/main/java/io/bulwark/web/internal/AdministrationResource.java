@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -47,35 +46,17 @@ final class AdministrationResource {
    */
   void unlockUser(RoutingContext ctx) {
     String name = ctx.pathParam("name");
-    UserAccount u =
-        services.users().user(name).orElseThrow(() -> ApiProblem.notFound("no user " + name));
     try {
-      services
-          .audit()
-          .append(
-              new AuditEvent(
-                  AccessControl.principal(ctx).name(),
-                  AccessControl.source(ctx),
-                  "user.unlock",
-                  name,
-                  AuditOutcome.SUCCESS,
-                  Map.of("wasLocked", Boolean.toString(u.lockedAt(services.clock().instant())))));
+      UserAccount unlocked =
+          services
+              .accounts()
+              .unlockUser(AccessControl.principal(ctx).name(), name, AccessControl.source(ctx))
+              .orElseThrow(() -> ApiProblem.notFound("no user " + name));
+      ApiJson.send(ctx, describe(unlocked));
     } catch (AuditUnavailableException e) {
       throw ApiProblem.auditUnavailable(
           "the user was not unlocked: the audit log cannot record it");
     }
-    UserAccount unlocked =
-        new UserAccount(
-            u.name(),
-            u.role(),
-            u.passwordHash(),
-            u.mustChangePassword(),
-            u.passwordChangedAt(),
-            List.of(),
-            null,
-            u.disabled());
-    services.users().save(unlocked);
-    ApiJson.send(ctx, describe(unlocked));
   }
 
   private JsonObject describe(UserAccount u) {

@@ -88,7 +88,8 @@ final class SessionResource {
     char[] current = password(body, "current");
     char[] next = password(body, "next");
     try {
-      accounts.changePassword(session.user(), current, next, AccessControl.source(ctx));
+      accounts.changePassword(
+          session.user(), current, next, AccessControl.source(ctx), session.id());
       ctx.response().setStatusCode(204).end();
     } catch (AuthenticationException e) {
       throw ApiProblem.invalidBody("the current password is wrong");

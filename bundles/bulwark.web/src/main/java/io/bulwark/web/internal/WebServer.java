@@ -54,7 +54,12 @@ public final class WebServer {
   private final EventStream events;
   private final FindingFeed feed;
   private final java.util.function.Consumer<Finding> feedSubscriber = this::findingChanged;
+  private static final long REFUSAL_FLUSH_MILLIS = 5_000;
+
+  private final Vertx vertx;
   private final RequestDeadlines deadlines;
+  private final RefusalDigest refusals;
+  private final long refusalTimer;
   private final HttpServer server;
   private final ListenerGuard guard;
   private final String url;
@@ -128,11 +133,13 @@ public final class WebServer {
     this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
     this.feed = feed;
     this.deadlines = new RequestDeadlines(vertx, listener.limits());
+    this.vertx = vertx;
+    this.refusals = new RefusalDigest(services.audit(), services.clock());
     HttpServer created =
         vertx
             .createHttpServer(listener.serverOptions())
             .connectionHandler(deadlines::connected)
-            .requestHandler(AdminRouter.create(vertx, services, events, deadlines));
+            .requestHandler(AdminRouter.create(vertx, services, events, deadlines, refusals));
     try {
       this.server =
           created
@@ -168,6 +175,16 @@ public final class WebServer {
                 server.actualPort(),
                 new ConnectionLimits(limits.maxConnections(), limits.maxPerAddress()));
     events.start();
+    this.refusalTimer =
+        vertx.setPeriodic(
+            REFUSAL_FLUSH_MILLIS,
+            id ->
+                vertx.executeBlocking(
+                    () -> {
+                      refusals.flush();
+                      return null;
+                    },
+                    false));
     feed.subscribe(feedSubscriber);
     LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
   }
@@ -192,6 +209,8 @@ public final class WebServer {
   void stop() {
     feed.unsubscribe(feedSubscriber);
     events.stop();
+    vertx.cancelTimer(refusalTimer);
+    refusals.flushAll();
     if (guard != null) {
       guard.close();
     }
@@ -228,6 +247,11 @@ public final class WebServer {
   /** Returns the URL the log gave for the UI. */
   public String url() {
     return url;
+  }
+
+  /** Returns the digest that audits refused requests. */
+  RefusalDigest refusals() {
+    return refusals;
   }
 
   /** Returns the deadlines that close connections which keep a request waiting. */

@@ -24,6 +24,17 @@ final class FakeAccounts implements Accounts {
   static final String PASSWORD = "Correct-Horse-Battery-9";
 
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private io.bulwark.api.security.UserRepository users;
+  private io.bulwark.api.audit.AuditLog audit;
+
+  /** Gives the fake the fixture's users and audit log, for the calls that use them. */
+  FakeAccounts use(
+      io.bulwark.api.security.UserRepository users, io.bulwark.api.audit.AuditLog audit) {
+    this.users = users;
+    this.audit = audit;
+    return this;
+  }
+
   private final Map<String, Principal> tokens =
       new ConcurrentHashMap<>(
           Map.of(
@@ -69,18 +80,54 @@ final class FakeAccounts implements Accounts {
 
   @Override
   public void changePassword(String user, char[] current, char[] next, String source) {
+    changePassword(user, current, next, source, null);
+  }
+
+  @Override
+  public void changePassword(
+      String user, char[] current, char[] next, String source, String keepSession) {
     if (!Arrays.equals(current, PASSWORD.toCharArray())) {
       throw new AuthenticationException("wrong current password");
     }
     if (next.length < 15) {
       throw new IllegalArgumentException("the new password needs at least 15 characters");
     }
+    sessions.values().removeIf(s -> s.user().equals(user) && !s.id().equals(keepSession));
     sessions.replaceAll(
         (id, s) ->
             s.user().equals(user)
                 ? new Session(
                     s.id(), s.user(), s.role(), s.csrfToken(), false, s.createdAt(), s.lastUsedAt())
                 : s);
+  }
+
+  @Override
+  public Optional<UserAccount> unlockUser(String actor, String name, String source) {
+    Optional<UserAccount> found = users.user(name);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    audit.append(
+        new io.bulwark.api.audit.AuditEvent(
+            actor,
+            source,
+            "user.unlock",
+            name,
+            io.bulwark.api.audit.AuditOutcome.SUCCESS,
+            Map.of()));
+    UserAccount u = found.get();
+    UserAccount unlocked =
+        new UserAccount(
+            u.name(),
+            u.role(),
+            u.passwordHash(),
+            u.mustChangePassword(),
+            u.passwordChangedAt(),
+            java.util.List.of(),
+            null,
+            u.disabled());
+    users.save(unlocked);
+    return Optional.of(unlocked);
   }
 
   @Override

@@ -172,6 +172,11 @@ final class FleetFixture {
   final FakeAdministration.Tokens tokens = new FakeAdministration.Tokens();
   final FakeAdministration.Tls tls = new FakeAdministration.Tls();
   final SubsystemChecks subsystems = new SubsystemChecks();
+
+  {
+    accounts.use(users, audit);
+  }
+
   final FixedCheck store = new FixedCheck("store");
 
   {
