@@ -81,6 +81,30 @@ class UserAdministrationTest {
   }
 
   @Test
+  void deletingAnAdministratorRevokesTheTokensItCreated() {
+    fixture.addUser("root", Role.ADMIN, "Admin-Pass-Word-1!", false);
+    fixture.addUser("carol", Role.ADMIN, "Carol-Pass-Word-2!", false);
+    var issued =
+        fixture.accounts.createToken(
+            "carol", "ci", Role.OPERATOR, java.time.Duration.ofDays(30), SOURCE);
+    var kept =
+        fixture.accounts.createToken(
+            "root", "backup", Role.AUDITOR, java.time.Duration.ofDays(30), SOURCE);
+    assertThat(fixture.accounts.authenticateToken(issued.token())).isPresent();
+
+    assertThat(fixture.accounts.deleteUser("root", "carol", SOURCE)).isTrue();
+
+    assertThat(fixture.accounts.authenticateToken(issued.token()))
+        .as("a token of the deleted administrator")
+        .isEmpty();
+    assertThat(fixture.accounts.authenticateToken(kept.token())).isPresent();
+    assertThat(fixture.audit.events("token.revoke"))
+        .singleElement()
+        .satisfies(
+            e -> assertThat(e.details()).containsEntry("reason", "its creator carol was deleted"));
+  }
+
+  @Test
   void theLastAdministratorCannotBeDeleted() {
     fixture.addUser("admin", Role.ADMIN, "Admin-Pass-Word-1!", false);
 
