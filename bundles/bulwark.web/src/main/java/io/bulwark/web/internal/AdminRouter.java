@@ -3,7 +3,10 @@ package io.bulwark.web.internal;
 import io.bulwark.api.security.Role;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -21,7 +24,7 @@ final class AdminRouter {
           + " img-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none';"
           + " form-action 'self'; frame-ancestors 'none'";
 
-  private static final int MAX_BODY_BYTES = 16 * 1024;
+  static final int MAX_BODY_BYTES = 16 * 1024;
 
   private AdminRouter() {}
 
@@ -32,14 +35,16 @@ final class AdminRouter {
 
   /**
    * Returns the router; {@code events} serves {@code /api/v1/events}, {@code deadlines} hears when
-   * each request's headers and body are in, {@code refusals} audits refused requests.
+   * each request's headers and body are in, {@code refusals} audits refused requests, {@code
+   * logins} admits the requests that hash a password.
    */
   static Router create(
       Vertx vertx,
       AdminServices services,
       EventStream events,
       RequestDeadlines deadlines,
-      RefusalDigest refusals) {
+      RefusalDigest refusals,
+      LoginGate logins) {
     NodesResource nodes = new NodesResource(services);
     FindingsResource findings = new FindingsResource(services);
     OverviewResource overview = new OverviewResource(services);
@@ -47,7 +52,7 @@ final class AdminRouter {
     HealthResource health = new HealthResource(services);
 
     AccessControl access = new AccessControl(services.accounts(), refusals);
-    SessionResource session = new SessionResource(services.accounts());
+    SessionResource session = new SessionResource(services.accounts(), logins::succeeded);
     TokensResource tokens =
         new TokensResource(services.accounts(), services.tokens(), services.clock());
     AuditResource audit = new AuditResource(services.audit());
@@ -60,10 +65,11 @@ final class AdminRouter {
     router.route().handler(AdminRouter::securityHeaders);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route("/api/*").handler(deadlines::bodyRead);
+    router.route("/api/*").handler(AdminRouter::jsonBodiesOnly);
     router.route("/api/*").blockingHandler(access::authenticate, false);
 
     router.get("/api/v1/banner").handler(ctx -> banner(ctx, services.banner()));
-    router.post("/api/v1/session").blockingHandler(blocking(session::login), false);
+    router.post("/api/v1/session").handler(logins.admit(blocking(session::login)));
     router.get("/api/v1/session").handler(anyRole).handler(blocking(session::current));
     router
         .delete("/api/v1/session")
@@ -72,7 +78,7 @@ final class AdminRouter {
     router
         .post("/api/v1/session/password")
         .handler(anyRole)
-        .blockingHandler(blocking(session::changePassword), false);
+        .handler(logins.admit(blocking(session::changePassword)));
     router.get("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::list), false);
     router.post("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::create), false);
     router
@@ -157,7 +163,9 @@ final class AdminRouter {
 
     router.route().failureHandler(ProblemResponses::failure);
     router.errorHandler(404, ProblemResponses::notFound);
-    router.errorHandler(405, ProblemResponses::methodNotAllowed);
+    AllowedMethods allowed = new AllowedMethods(router);
+    router.errorHandler(
+        405, ctx -> ProblemResponses.methodNotAllowed(ctx, allowed.at(ctx.normalizedPath())));
     router.errorHandler(500, ProblemResponses::internalError);
     return router;
   }
@@ -173,6 +181,52 @@ final class AdminRouter {
         ctx.fail(e);
       }
     };
+  }
+
+  /**
+   * Returns {@code router} behind a check that refuses an HTTP/1.1 request without a Host header
+   * (RFC 9112, section 3.2) with a 400 problem: the router cannot route such a request at all.
+   */
+  static Handler<HttpServerRequest> requiringHost(Router router) {
+    return request -> {
+      if (request.version() == HttpVersion.HTTP_1_1
+          && request.headers().get(HttpHeaders.HOST) == null) {
+        request
+            .response()
+            .setStatusCode(400)
+            .putHeader("Content-Type", ProblemResponses.CONTENT_TYPE)
+            .putHeader("Cache-Control", "no-store")
+            .putHeader("Connection", "close")
+            .end(
+                new io.vertx.core.json.JsonObject()
+                    .put("type", "urn:bulwark:problem:bad-request")
+                    .put("title", "Bad request")
+                    .put("status", 400)
+                    .put("detail", "an HTTP/1.1 request must have a Host header")
+                    .encode());
+        return;
+      }
+      router.handle(request);
+    };
+  }
+
+  /**
+   * Refuses a request body that is not {@code application/json} (415), before anything reads it or
+   * hashes a password for it.
+   */
+  private static void jsonBodiesOnly(RoutingContext ctx) {
+    if (ctx.body() != null && ctx.body().length() > 0) {
+      String type = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
+      String media =
+          type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(java.util.Locale.ROOT);
+      if (!media.equals("application/json")) {
+        ctx.fail(
+            ApiProblem.unsupportedMediaType(
+                "send the body as application/json" + (media.isEmpty() ? "" : ", not " + media)));
+        return;
+      }
+    }
+    ctx.next();
   }
 
   private static void securityHeaders(RoutingContext ctx) {

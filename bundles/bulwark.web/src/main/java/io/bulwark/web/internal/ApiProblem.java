@@ -13,13 +13,53 @@ final class ApiProblem extends RuntimeException {
   private final String type;
   private final String title;
   private final String parameter;
+  private final long retryAfterSeconds;
 
   private ApiProblem(int status, String type, String title, String detail, String parameter) {
+    this(status, type, title, detail, parameter, 0);
+  }
+
+  private ApiProblem(
+      int status,
+      String type,
+      String title,
+      String detail,
+      String parameter,
+      long retryAfterSeconds) {
     super(detail, null, false, false);
     this.status = status;
     this.type = type;
     this.title = title;
     this.parameter = parameter;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** Too many requests from this client; retry after {@code seconds} (429). */
+  static ApiProblem tooManyRequests(String detail, long seconds) {
+    return new ApiProblem(
+        429, "urn:bulwark:problem:too-many-requests", "Too many requests", detail, null, seconds);
+  }
+
+  /** The service cannot take the request now; retry in a few seconds (503). */
+  static ApiProblem busy(String detail) {
+    return new ApiProblem(503, "urn:bulwark:problem:busy", "Service busy", detail, null);
+  }
+
+  /** The body is larger than the API accepts (413). */
+  static ApiProblem payloadTooLarge(String detail) {
+    return new ApiProblem(
+        413, "urn:bulwark:problem:payload-too-large", "Request body too large", detail, null);
+  }
+
+  /** The request is malformed at the HTTP level, e.g. has no Host header (400). */
+  static ApiProblem badRequest(String detail) {
+    return new ApiProblem(400, "urn:bulwark:problem:bad-request", "Bad request", detail, null);
+  }
+
+  /** The body is not of the media type the route takes (415). */
+  static ApiProblem unsupportedMediaType(String detail) {
+    return new ApiProblem(
+        415, "urn:bulwark:problem:unsupported-media-type", "Unsupported media type", detail, null);
   }
 
   /** A query or path parameter with a value the API cannot use (400). */
@@ -77,6 +117,11 @@ final class ApiProblem extends RuntimeException {
 
   String title() {
     return title;
+  }
+
+  /** Seconds the client should wait before retrying, or 0 for the default of the status. */
+  long retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   /** The parameter at fault, or null. */

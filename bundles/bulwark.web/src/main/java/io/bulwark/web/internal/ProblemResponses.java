@@ -2,11 +2,13 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.store.StoreUnavailableException;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -41,13 +43,22 @@ final class ProblemResponses {
 
   /** Router error handler for 405: a route matched the path, none the method. */
   static void methodNotAllowed(RoutingContext ctx) {
-    ctx.response().putHeader("Allow", "GET");
+    methodNotAllowed(ctx, Set.of("GET"));
+  }
+
+  /** Answers 405 naming {@code allowed}, the methods the path takes. */
+  static void methodNotAllowed(RoutingContext ctx, Set<String> allowed) {
+    String list = String.join(", ", allowed);
+    ctx.response().putHeader("Allow", list);
     send(
         ctx,
         405,
         TYPE_METHOD_NOT_ALLOWED,
         "Method not allowed",
-        ctx.request().method().name() + " is not allowed on " + ctx.normalizedPath() + "; use GET.",
+        ctx.request().method().name()
+            + " is not allowed on "
+            + ctx.normalizedPath()
+            + (allowed.isEmpty() ? "." : "; use " + String.join(" or ", allowed) + "."),
         null);
   }
 
@@ -56,9 +67,16 @@ final class ProblemResponses {
    * error.
    */
   static void failure(RoutingContext ctx) {
+    if (ctx.failure() instanceof HttpClosedException || ctx.response().closed()) {
+      // The client went (or a deadline closed its connection): there is no one to answer.
+      LOG.log(Level.DEBUG, "Request {0} ended with its connection", ctx.request().path());
+      return;
+    }
     Throwable failure = unavailable(ctx.failure());
     if (failure instanceof ApiProblem problem) {
-      if (problem.status() == 503) {
+      if (problem.retryAfterSeconds() > 0) {
+        ctx.response().putHeader("Retry-After", Long.toString(problem.retryAfterSeconds()));
+      } else if (problem.status() == 503) {
         ctx.response().putHeader("Retry-After", RETRY_AFTER_SECONDS);
       }
       send(
@@ -72,6 +90,25 @@ final class ProblemResponses {
       notFound(ctx);
     } else if (failure == null && ctx.statusCode() == 405) {
       methodNotAllowed(ctx);
+    } else if (ctx.statusCode() == 413) {
+      // The body handler's refusal of a body over the limit.
+      send(
+          ctx,
+          413,
+          "urn:bulwark:problem:payload-too-large",
+          "Request body too large",
+          "The request body is larger than the "
+              + AdminRouter.MAX_BODY_BYTES / 1024
+              + " KiB the API accepts.",
+          null);
+    } else if (failure == null && ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+      send(
+          ctx,
+          ctx.statusCode(),
+          "urn:bulwark:problem:bad-request",
+          "Bad request",
+          "The request was refused (" + ctx.statusCode() + ").",
+          null);
     } else {
       internalError(ctx);
     }

@@ -11,6 +11,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * {@code /api/v1/session}: log in (POST, public), who am I (GET), log out (DELETE), and change the
@@ -19,9 +20,12 @@ import java.util.Arrays;
  */
 final class SessionResource {
   private final Accounts accounts;
+  private final Consumer<String> loggedInFrom;
 
-  SessionResource(Accounts accounts) {
+  /** {@code loggedInFrom} hears the address of every successful login. */
+  SessionResource(Accounts accounts, Consumer<String> loggedInFrom) {
     this.accounts = accounts;
+    this.loggedInFrom = loggedInFrom;
   }
 
   void login(RoutingContext ctx) {
@@ -30,6 +34,7 @@ final class SessionResource {
     char[] password = password(body, "password");
     try {
       Session session = accounts.login(user, password, AccessControl.source(ctx));
+      loggedInFrom.accept(AccessControl.source(ctx));
       ctx.response()
           .addCookie(
               Cookie.cookie(AccessControl.COOKIE, session.id())

@@ -59,6 +59,7 @@ public final class WebServer {
   private final Vertx vertx;
   private final RequestDeadlines deadlines;
   private final RefusalDigest refusals;
+  private final LoginGate logins;
   private final long refusalTimer;
   private final HttpServer server;
   private final ListenerGuard guard;
@@ -135,11 +136,14 @@ public final class WebServer {
     this.deadlines = new RequestDeadlines(vertx, listener.limits());
     this.vertx = vertx;
     this.refusals = new RefusalDigest(services.audit(), services.clock());
+    this.logins = new LoginGate(vertx, services.clock());
     HttpServer created =
         vertx
             .createHttpServer(listener.serverOptions())
             .connectionHandler(deadlines::connected)
-            .requestHandler(AdminRouter.create(vertx, services, events, deadlines, refusals));
+            .requestHandler(
+                AdminRouter.requiringHost(
+                    AdminRouter.create(vertx, services, events, deadlines, refusals, logins)));
     try {
       this.server =
           created
@@ -149,6 +153,7 @@ public final class WebServer {
               .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
       created.close();
+      logins.close();
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       throw new IllegalStateException(
           "Bulwark UI could not listen on "
@@ -164,6 +169,7 @@ public final class WebServer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       created.close();
+      logins.close();
       throw new IllegalStateException("interrupted while starting the Bulwark UI listener", e);
     }
     this.url = listener.url(server.actualPort());
@@ -211,6 +217,7 @@ public final class WebServer {
     events.stop();
     vertx.cancelTimer(refusalTimer);
     refusals.flushAll();
+    logins.close();
     if (guard != null) {
       guard.close();
     }

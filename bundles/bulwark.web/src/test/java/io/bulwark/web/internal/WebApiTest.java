@@ -332,9 +332,14 @@ class WebApiTest {
   void wrongMethodIs405WithAllow() {
     HttpResponse<String> response = api.send("DELETE", "/api/v1/nodes");
     JsonObject problem = assertProblem(response, 405, null);
-    assertThat(response.headers().firstValue("Allow")).contains("GET");
-    assertThat(problem.getString("detail")).contains("DELETE");
+    assertThat(response.headers().firstValue("Allow")).contains("GET, HEAD");
+    assertThat(problem.getString("detail"))
+        .isEqualTo("DELETE is not allowed on /api/v1/nodes; use GET or HEAD.");
     assertProblem(api.send("POST", "/api/v1/findings"), 405, null);
+    HttpResponse<String> tokens = api.send("PUT", "/api/v1/tokens");
+    assertThat(tokens.headers().firstValue("Allow")).contains("GET, HEAD, POST");
+    HttpResponse<String> node = api.send("PUT", "/api/v1/nodes/gpu-a01");
+    assertThat(node.headers().firstValue("Allow")).contains("DELETE, GET, HEAD");
   }
 
   @Test
