@@ -1,5 +1,6 @@
 package io.bulwark.telemetry.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -34,8 +35,9 @@ final class TargetsFile {
     try {
       entries = new JsonArray(json);
     } catch (DecodeException | ClassCastException e) {
+      // Never the parser's message: it quotes the file, which may hold anything.
       throw new IllegalArgumentException(
-          "not a JSON array of target groups: " + firstLine(e.getMessage()), e);
+          "not a JSON array of target groups" + where(e.getCause()), e);
     }
     Set<ScrapeTarget> targets = new LinkedHashSet<>();
     for (int i = 0; i < entries.size(); i++) {
@@ -53,8 +55,7 @@ final class TargetsFile {
     Map<String, String> labels = labels(group.getValue("labels"), number);
     String scheme = labels.getOrDefault(SCHEME_LABEL, "http");
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException(
-          "entry " + number + ": __scheme__ is '" + scheme + "', not http or https");
+      throw new IllegalArgumentException("entry " + number + ": __scheme__ is not http or https");
     }
     String path = labels.getOrDefault(METRICS_PATH_LABEL, "/metrics");
     Map<String, String> kept = new LinkedHashMap<>();
@@ -69,12 +70,13 @@ final class TargetsFile {
       throw new IllegalArgumentException("entry " + number + " has no \"targets\" array");
     }
     List<ScrapeTarget> targets = new ArrayList<>(list.size());
-    for (Object address : list) {
+    for (int t = 0; t < list.size(); t++) {
+      Object address = list.getValue(t);
       if (!(address instanceof String text) || text.isBlank()) {
         throw new IllegalArgumentException(
-            "entry " + number + ": target " + address + " is not a \"host:port\" string");
+            "entry " + number + ": target " + (t + 1) + " is not a \"host:port\" string");
       }
-      targets.add(new ScrapeTarget(checkAddress(text.strip(), number), scheme, path, kept));
+      targets.add(new ScrapeTarget(checkAddress(text.strip(), number, t + 1), scheme, path, kept));
     }
     return targets;
   }
@@ -93,10 +95,8 @@ final class TargetsFile {
         throw new IllegalArgumentException(
             "entry "
                 + number
-                + ": label "
-                + label.getKey()
-                + " is "
-                + label.getValue()
+                + ": the value of a label is "
+                + kind(label.getValue())
                 + ", not a string");
       }
       result.put(label.getKey(), value);
@@ -104,28 +104,44 @@ final class TargetsFile {
     return result;
   }
 
-  private static String checkAddress(String address, int number) {
+  private static String checkAddress(String address, int number, int target) {
     if (address.contains("://") || address.contains("/") || address.contains(" ")) {
       throw new IllegalArgumentException(
           "entry "
               + number
-              + ": target '"
-              + address
-              + "' is not host:port"
+              + ": target "
+              + target
+              + " is not host:port"
               + " (put the scheme in __scheme__ and the path in __metrics_path__)");
     }
     if (address.startsWith(":")) {
-      throw new IllegalArgumentException(
-          "entry " + number + ": target '" + address + "' has no host");
+      throw new IllegalArgumentException("entry " + number + ": target " + target + " has no host");
     }
     return address;
   }
 
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "unreadable";
+  /** Returns " at line L, column C" for a JSON parser's error, else "". */
+  private static String where(Throwable cause) {
+    if (cause instanceof JsonProcessingException e && e.getLocation() != null) {
+      return " (the JSON is invalid at line "
+          + e.getLocation().getLineNr()
+          + ", column "
+          + e.getLocation().getColumnNr()
+          + ")";
     }
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
+    return " (the file is not valid JSON)";
+  }
+
+  private static String kind(Object value) {
+    if (value == null) {
+      return "null";
+    }
+    if (value instanceof Number) {
+      return "a number";
+    }
+    if (value instanceof Boolean) {
+      return "true or false";
+    }
+    return value instanceof JsonArray ? "an array" : "an object";
   }
 }

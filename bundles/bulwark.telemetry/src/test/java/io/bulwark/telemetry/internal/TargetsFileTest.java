@@ -37,6 +37,14 @@ class TargetsFileTest {
   }
 
   @Test
+  void aSyntaxErrorNamesWhereItIsWithoutQuotingTheFile() {
+    assertThatThrownBy(() -> TargetsFile.parse("[\n  {\"targets\": [SECRET-TOKEN-7]}]"))
+        .hasMessageStartingWith("not a JSON array of target groups (the JSON is invalid at line 2")
+        .message()
+        .doesNotContain("SECRET");
+  }
+
+  @Test
   void dropsDuplicateTargetsAndAcceptsAnEmptyList() {
     assertThat(TargetsFile.parse("[{\"targets\":[\"a:1\",\"a:1\"]},{\"targets\":[\"a:1\"]}]"))
         .hasSize(1);
@@ -55,12 +63,12 @@ class TargetsFileTest {
       [{"targets": ["a:1"]}, 42]                        | entry 2 is not an object
       [{"labels": {}}]                                  | entry 1 has no "targets" array
       [{"targets": "a:1"}]                              | entry 1 has no "targets" array
-      [{"targets": [9400]}]                             | entry 1: target 9400 is not a "host:port" string
-      [{"targets": ["http://a:1/metrics"]}]             | entry 1: target 'http://a:1/metrics' is not host:port
-      [{"targets": [":9400"]}]                          | entry 1: target ':9400' has no host
+      [{"targets": [9400]}]                             | entry 1: target 1 is not a "host:port" string
+      [{"targets": ["a:1", "http://a:1/metrics"]}]      | entry 1: target 2 is not host:port
+      [{"targets": [":9400"]}]                          | entry 1: target 1 has no host
       [{"targets": ["a:1"], "labels": ["x"]}]           | entry 1: "labels" is not an object of strings
-      [{"targets": ["a:1"], "labels": {"rack": 7}}]     | entry 1: label rack is 7, not a string
-      [{"targets": ["a:1"], "labels": {"__scheme__": "ftp"}}] | entry 1: __scheme__ is 'ftp', not http or https
+      [{"targets": ["a:1"], "labels": {"rack": 7}}]     | entry 1: the value of a label is a number, not a string
+      [{"targets": ["a:1"], "labels": {"__scheme__": "ftp"}}] | entry 1: __scheme__ is not http or https
       """)
   void refusesMalformedDocumentsSayingWhatIsWrong(String json, String reason) {
     assertThatThrownBy(() -> TargetsFile.parse(json))
