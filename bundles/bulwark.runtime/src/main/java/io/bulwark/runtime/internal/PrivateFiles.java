@@ -68,16 +68,19 @@ public final class PrivateFiles {
       }
     }
     List<String> made = new ArrayList<>();
+    boolean files = false;
     for (Path folder : folders) {
       FolderPermissions.Report report = FolderPermissions.makePrivate(folder);
       if (report.changed() > 0) {
         made.add(report.describe());
+        files |= report.files() > 0;
       }
       report.problems().forEach(p -> LOG.log(Level.WARNING, p));
     }
     if (!made.isEmpty()) {
+      // Folders alone (a data folder just created with the usual mask) show names, not contents.
       LOG.log(
-          Level.WARNING,
+          files ? Level.WARNING : Level.INFO,
           "Made private what other users could read: "
               + String.join("; ", made)
               + ". Bulwark keeps its files readable by its own user only (0600, folders 0700).");

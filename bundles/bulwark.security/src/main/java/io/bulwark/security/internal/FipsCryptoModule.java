@@ -25,6 +25,13 @@ public final class FipsCryptoModule implements CryptoModule {
 
   private static final Logger LOG = System.getLogger(FipsCryptoModule.class.getName());
 
+  /**
+   * BCJSSE logs every connection at INFO and warns, at every start, about entries of the JDK's
+   * algorithm constraints it does not use: keep its logger (a strong reference) at SEVERE.
+   */
+  private static final java.util.logging.Logger BCJSSE_LOG =
+      java.util.logging.Logger.getLogger("org.bouncycastle.jsse");
+
   private final String version;
   private final SecureRandom random;
 
@@ -36,6 +43,7 @@ public final class FipsCryptoModule implements CryptoModule {
    */
   @Activate
   public FipsCryptoModule() {
+    BCJSSE_LOG.setLevel(java.util.logging.Level.SEVERE);
     long start = System.nanoTime();
     BouncyCastleFipsProvider provider;
     try {
