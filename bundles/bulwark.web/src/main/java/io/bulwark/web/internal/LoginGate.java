@@ -13,24 +13,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Keeps a flood of logins from slowing the appliance or locking its administrators out: each client
  * address has a budget of attempts (a burst of {@value #BURST}, then one every {@value
- * #REFILL_SECONDS} s), and an attempt over it is refused at once (429, with Retry-After) before any
- * password is hashed; the password hashing runs on workers of its own, never on those that answer
- * the rest of the API; and addresses that logged in successfully before have a lane of their own,
- * so that an administrator's login does not queue behind a flood from elsewhere. The other lane
- * refuses attempts beyond {@value #MAX_WAITING} waiting (503). Thread-safe; {@link #admit} runs on
- * the event loop.
+ * #REFILL_SECONDS} s), and an attempt over it is refused (429, with Retry-After, answered after a
+ * second's pause) before any password is hashed; the password hashing runs on workers of its own,
+ * never on those that answer the rest of the API; and addresses that logged in successfully before
+ * have a lane of their own, so that an administrator's login does not queue behind a flood from
+ * elsewhere. The other lane takes at most {@value #OTHERS_PER_SECOND} attempts a second from all
+ * new addresses together and refuses attempts beyond that, or beyond {@value #MAX_WAITING} waiting
+ * (503), so that a flood from many addresses costs a fraction of one core. Thread-safe; {@link
+ * #admit} runs on the event loop.
  */
 final class LoginGate implements AutoCloseable {
   static final int BURST = 10;
   static final int REFILL_SECONDS = 3;
   static final int MAX_WAITING = 32;
+  static final int OTHERS_PER_SECOND = 8;
+  static final long REFUSAL_PAUSE_MILLIS = 1000;
+  private static final ApiProblem BUSY =
+      ApiProblem.busy("the login service is busy; try again in a few seconds");
   private static final int MAX_ADDRESSES = 16_384;
   private static final int MAX_KNOWN = 1_024;
 
+  private final Vertx vertx;
   private final Clock clock;
   private final WorkerExecutor known;
   private final WorkerExecutor others;
   private final AtomicInteger waiting = new AtomicInteger();
+  private final Bucket othersBudget;
   private final Map<String, Bucket> buckets =
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -47,7 +55,9 @@ final class LoginGate implements AutoCloseable {
       };
 
   LoginGate(Vertx vertx, Clock clock) {
+    this.vertx = vertx;
     this.clock = clock;
+    this.othersBudget = new Bucket(2 * OTHERS_PER_SECOND, clock.millis());
     this.known = vertx.createSharedWorkerExecutor("bulwark-login-known", 1, 30, TimeUnit.SECONDS);
     int cores = Runtime.getRuntime().availableProcessors();
     this.others =
@@ -64,16 +74,23 @@ final class LoginGate implements AutoCloseable {
       String source = AccessControl.source(ctx);
       long wait = take(source);
       if (wait > 0) {
-        ctx.fail(
+        refuse(
+            ctx,
             ApiProblem.tooManyRequests(
                 "too many login attempts from " + source + "; try again in " + wait + " s", wait));
         return;
       }
       boolean knownSource = isKnown(source);
-      if (!knownSource && waiting.incrementAndGet() > MAX_WAITING) {
-        waiting.decrementAndGet();
-        ctx.fail(ApiProblem.busy("the login service is busy; try again in a few seconds"));
-        return;
+      if (!knownSource) {
+        if (!takeOthers()) {
+          refuse(ctx, BUSY);
+          return;
+        }
+        if (waiting.incrementAndGet() > MAX_WAITING) {
+          waiting.decrementAndGet();
+          refuse(ctx, BUSY);
+          return;
+        }
       }
       (knownSource ? known : others)
           .executeBlocking(
@@ -94,6 +111,14 @@ final class LoginGate implements AutoCloseable {
     };
   }
 
+  /**
+   * Answers a refusal after a pause (the connection waits, which costs nothing), so that a client
+   * that retries at once cannot turn refusals into a flood of their own.
+   */
+  private void refuse(RoutingContext ctx, ApiProblem problem) {
+    vertx.setTimer(REFUSAL_PAUSE_MILLIS, id -> ctx.fail(problem));
+  }
+
   /** Remembers that {@code source} logged in: its later logins take the known lane. */
   synchronized void succeeded(String source) {
     knownAddresses.put(source, Boolean.TRUE);
@@ -107,20 +132,13 @@ final class LoginGate implements AutoCloseable {
   synchronized long take(String source) {
     long now = clock.millis();
     Bucket b = buckets.computeIfAbsent(source, s -> new Bucket(BURST, now));
-    long refillMillis = REFILL_SECONDS * 1000L;
-    long earned = (now - b.at) / refillMillis;
-    if (earned > 0) {
-      b.tokens = (int) Math.min(BURST, b.tokens + earned);
-      b.at += earned * refillMillis;
-    }
-    if (b.tokens == BURST) {
-      b.at = now;
-    }
-    if (b.tokens > 0) {
-      b.tokens--;
-      return 0;
-    }
-    return Math.max(1, (b.at + refillMillis - now + 999) / 1000);
+    long wait = b.take(now, BURST, REFILL_SECONDS * 1000L);
+    return wait == 0 ? 0 : Math.max(1, (wait + 999) / 1000);
+  }
+
+  /** Takes an attempt from the budget of every address not known yet. */
+  private synchronized boolean takeOthers() {
+    return othersBudget.take(clock.millis(), 2 * OTHERS_PER_SECOND, 1000L / OTHERS_PER_SECOND) == 0;
   }
 
   @Override
@@ -129,6 +147,7 @@ final class LoginGate implements AutoCloseable {
     others.close();
   }
 
+  /** A token bucket: {@code tokens} left, refilled one per interval since {@code at}. */
   private static final class Bucket {
     int tokens;
     long at;
@@ -136,6 +155,23 @@ final class LoginGate implements AutoCloseable {
     Bucket(int tokens, long at) {
       this.tokens = tokens;
       this.at = at;
+    }
+
+    /** Takes a token: returns 0, or the milliseconds until one is there. */
+    long take(long now, int capacity, long refillMillis) {
+      long earned = (now - at) / refillMillis;
+      if (earned > 0) {
+        tokens = (int) Math.min(capacity, tokens + earned);
+        at += earned * refillMillis;
+      }
+      if (tokens == capacity) {
+        at = now;
+      }
+      if (tokens > 0) {
+        tokens--;
+        return 0;
+      }
+      return Math.max(1, at + refillMillis - now);
     }
   }
 }
