@@ -1,7 +1,5 @@
 package io.bulwark.security.internal;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,22 +61,16 @@ final class SourceLockouts {
     entries.keySet().removeIf(k -> k.startsWith(user + "\n"));
   }
 
-  /** Returns true for the appliance's own console: a loopback address, or "local". */
+  /**
+   * Returns true for the appliance's own console: 127.0.0.1, ::1, or "local" (the rest of 127/8 is
+   * not the console: any local process can use those).
+   */
   static boolean isConsole(String source) {
-    if (source == null) {
-      return false;
-    }
-    if (source.equals("local")) {
-      return true;
-    }
-    if (!source.matches("[0-9a-fA-F.:]+")) {
-      return false; // only literals: never look a name up
-    }
-    try {
-      return InetAddress.getByName(source).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    return source != null
+        && (source.equals("local")
+            || source.equals("127.0.0.1")
+            || source.equals("::1")
+            || source.equals("0:0:0:0:0:0:0:1"));
   }
 
   private static String key(String user, String source) {

@@ -124,8 +124,17 @@ final class LoginGate implements AutoCloseable {
     knownAddresses.put(source, Boolean.TRUE);
   }
 
+  /**
+   * Returns true for an address that logged in before, and for the appliance's own console
+   * (loopback), which always has the known lane.
+   */
   synchronized boolean isKnown(String source) {
-    return knownAddresses.containsKey(source);
+    return knownAddresses.containsKey(source) || isLoopback(source);
+  }
+
+  /** The console's addresses: 127.0.0.1 and ::1 (the rest of 127/8 is not the console). */
+  private static boolean isLoopback(String source) {
+    return source.equals("127.0.0.1") || source.equals("::1") || source.equals("0:0:0:0:0:0:0:1");
   }
 
   /** Takes an attempt from the budget of {@code source}: 0, or the seconds until one is left. */
