@@ -1,8 +1,8 @@
 package io.bulwark.itest;
 
+import io.bulwark.api.security.Accounts;
+import io.bulwark.api.security.AdminTls;
 import io.bulwark.api.security.Role;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.tls.AdminTls;
 import java.net.http.HttpClient;
 import java.security.KeyStore;
 import java.time.Duration;

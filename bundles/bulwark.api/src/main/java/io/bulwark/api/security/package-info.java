@@ -3,7 +3,7 @@
  * the sealing of the data-encryption key to a TPM.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.api.security;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,8 +1,8 @@
 package io.bulwark.audit.internal;
 
-import io.bulwark.audit.AuditExport;
-import io.bulwark.audit.ExportFormat;
-import io.bulwark.audit.ExportSignature;
+import io.bulwark.api.audit.AuditExport;
+import io.bulwark.api.audit.ExportFormat;
+import io.bulwark.api.audit.ExportSignature;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,18 +1,18 @@
 package io.bulwark.audit.internal;
 
 import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditExport;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.audit.AuditQuery;
 import io.bulwark.api.audit.AuditRecord;
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.audit.AuditVerification;
+import io.bulwark.api.audit.ExportFormat;
+import io.bulwark.api.audit.ExportSignature;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemStatus;
-import io.bulwark.audit.AuditExport;
-import io.bulwark.audit.ExportFormat;
-import io.bulwark.audit.ExportSignature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;

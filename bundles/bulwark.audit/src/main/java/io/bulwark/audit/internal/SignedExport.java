@@ -1,7 +1,7 @@
 package io.bulwark.audit.internal;
 
-import io.bulwark.audit.ExportFormat;
-import io.bulwark.audit.ExportSignature;
+import io.bulwark.api.audit.ExportFormat;
+import io.bulwark.api.audit.ExportSignature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

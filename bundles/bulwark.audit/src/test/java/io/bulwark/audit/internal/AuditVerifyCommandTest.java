@@ -4,7 +4,7 @@ import static io.bulwark.audit.internal.AuditFixture.appendAll;
 import static io.bulwark.audit.internal.AuditFixture.open;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bulwark.audit.ExportFormat;
+import io.bulwark.api.audit.ExportFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -62,7 +62,7 @@ class AuditedKeyWriteTest {
       assertThat(store.secrets.get(AuditKeys.HMAC_NAME)).isPresent();
       store.log.set(log);
       log.append(AuditFixture.event(1));
-      log.exportTo(io.bulwark.audit.ExportFormat.JSONL, folder.resolve("exports"));
+      log.exportTo(io.bulwark.api.audit.ExportFormat.JSONL, folder.resolve("exports"));
       assertThat(log.verify().intact()).isTrue();
     }
     try (FileAuditLog reopened =

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 class StartupCheckTest {
   @Test
   void namesEveryRequiredServiceThatIsNotRegistered() {
-    Set<String> registered = Set.of("io.bulwark.security.CryptoModule");
+    Set<String> registered = Set.of("io.bulwark.api.security.CryptoModule");
     assertThat(
             StartupCheck.missing(
-                List.of("io.bulwark.security.CryptoModule", "io.bulwark.api.security.SecretStore"),
+                List.of(
+                    "io.bulwark.api.security.CryptoModule", "io.bulwark.api.security.SecretStore"),
                 registered::contains))
         .containsExactly("io.bulwark.api.security.SecretStore");
     assertThat(StartupCheck.missing(List.of("a"), s -> true)).isEmpty();

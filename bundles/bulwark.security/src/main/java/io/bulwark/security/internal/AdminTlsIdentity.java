@@ -1,8 +1,8 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.api.security.AdminTls;
+import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.SecretStore;
-import io.bulwark.security.CryptoModule;
-import io.bulwark.security.tls.AdminTls;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;

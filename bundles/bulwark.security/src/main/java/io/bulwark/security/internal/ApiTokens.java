@@ -2,10 +2,10 @@ package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.IssuedToken;
+import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.TokenRepository;
-import io.bulwark.security.IssuedToken;
-import io.bulwark.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;

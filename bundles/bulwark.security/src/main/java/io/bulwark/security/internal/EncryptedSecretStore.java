@@ -2,9 +2,9 @@ package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.KeySealer;
 import io.bulwark.api.security.SecretStore;
-import io.bulwark.security.CryptoModule;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

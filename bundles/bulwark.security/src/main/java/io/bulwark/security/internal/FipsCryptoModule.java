@@ -1,7 +1,7 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.CryptoModuleStatus;
-import io.bulwark.security.CryptoModule;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;

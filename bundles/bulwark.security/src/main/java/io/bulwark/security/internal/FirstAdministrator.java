@@ -1,11 +1,11 @@
 package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.PasswordHasher;
+import io.bulwark.api.security.PasswordPolicy;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
-import io.bulwark.security.PasswordHasher;
-import io.bulwark.security.PasswordPolicy;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
@@ -49,7 +49,7 @@ final class FirstAdministrator {
     this.accountsLock = accountsLock;
   }
 
-  /** See {@link io.bulwark.security.Accounts#bootstrapAdmin}. */
+  /** See {@link io.bulwark.api.security.Accounts#bootstrapAdmin}. */
   Optional<char[]> create(Optional<char[]> installerPassword) {
     accountsLock.lock();
     try {

@@ -1,6 +1,6 @@
 package io.bulwark.security.internal;
 
-import io.bulwark.security.PasswordPolicy;
+import io.bulwark.api.security.PasswordPolicy;
 import java.security.SecureRandom;
 import java.util.Arrays;
 

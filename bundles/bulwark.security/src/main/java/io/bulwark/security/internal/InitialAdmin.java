@@ -1,6 +1,6 @@
 package io.bulwark.security.internal;
 
-import io.bulwark.security.Accounts;
+import io.bulwark.api.security.Accounts;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.AuthenticationException;
+import io.bulwark.api.security.PasswordHasher;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
-import io.bulwark.security.AuthenticationException;
-import io.bulwark.security.PasswordHasher;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Clock;

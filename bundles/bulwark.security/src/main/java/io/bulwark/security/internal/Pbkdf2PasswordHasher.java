@@ -1,7 +1,7 @@
 package io.bulwark.security.internal;
 
-import io.bulwark.security.CryptoModule;
-import io.bulwark.security.PasswordHasher;
+import io.bulwark.api.security.CryptoModule;
+import io.bulwark.api.security.PasswordHasher;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.api.security.Session;
 import io.bulwark.api.security.UserAccount;
-import io.bulwark.security.Session;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;

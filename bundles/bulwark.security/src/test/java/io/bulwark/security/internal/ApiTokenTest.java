@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.IssuedToken;
+import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
-import io.bulwark.security.IssuedToken;
-import io.bulwark.security.Principal;
 import java.time.Duration;
 import java.util.Base64;
 import javax.crypto.Mac;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.PasswordPolicy;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.security.Session;
 import io.bulwark.api.security.UserAccount;
-import io.bulwark.security.PasswordPolicy;
-import io.bulwark.security.Session;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

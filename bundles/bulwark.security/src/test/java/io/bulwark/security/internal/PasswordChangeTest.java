@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.AuthenticationException;
 import io.bulwark.api.security.Role;
-import io.bulwark.security.AuthenticationException;
-import io.bulwark.security.Session;
+import io.bulwark.api.security.Session;
 import org.junit.jupiter.api.Test;
 
 /**

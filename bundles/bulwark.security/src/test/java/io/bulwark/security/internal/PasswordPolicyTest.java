@@ -3,7 +3,7 @@ package io.bulwark.security.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.bulwark.security.PasswordPolicy;
+import io.bulwark.api.security.PasswordPolicy;
 import org.junit.jupiter.api.Test;
 
 /** The password policy names every rule a password breaks, one message per rule. */

@@ -6,7 +6,7 @@ import static io.bulwark.security.internal.AccountsFixture.SOURCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.audit.AuditOutcome;
-import io.bulwark.security.Session;
+import io.bulwark.api.security.Session;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.security.Session;
 import io.bulwark.api.security.UserAccount;
-import io.bulwark.security.Session;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,9 +1,9 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.Accounts;
+import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.Principal;
-import io.bulwark.security.Session;
+import io.bulwark.api.security.Session;
 import io.vertx.core.Handler;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpMethod;

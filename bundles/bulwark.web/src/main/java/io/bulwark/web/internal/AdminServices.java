@@ -1,15 +1,15 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditExport;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.Accounts;
+import io.bulwark.api.security.AdminTls;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
-import io.bulwark.audit.AuditExport;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.tls.AdminTls;
 import java.time.Clock;
 import java.util.Objects;
 

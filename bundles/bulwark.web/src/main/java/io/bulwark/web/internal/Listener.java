@@ -1,6 +1,6 @@
 package io.bulwark.web.internal;
 
-import io.bulwark.security.tls.AdminTls;
+import io.bulwark.api.security.AdminTls;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.KeyCertOptions;

@@ -1,10 +1,10 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.AuthenticationException;
-import io.bulwark.security.Principal;
-import io.bulwark.security.Session;
+import io.bulwark.api.security.Accounts;
+import io.bulwark.api.security.AuthenticationException;
+import io.bulwark.api.security.Principal;
+import io.bulwark.api.security.Session;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.json.DecodeException;

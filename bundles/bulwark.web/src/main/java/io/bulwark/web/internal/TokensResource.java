@@ -1,11 +1,11 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.IssuedToken;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.TokenRepository;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.IssuedToken;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;

@@ -1,9 +1,13 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditExport;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.security.Accounts;
+import io.bulwark.api.security.AdminTls;
+import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserRepository;
@@ -12,10 +16,6 @@ import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.system.ListenerGuard;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
-import io.bulwark.audit.AuditExport;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.CryptoModule;
-import io.bulwark.security.tls.AdminTls;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.lang.System.Logger;

@@ -1,13 +1,13 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.ApiToken;
+import io.bulwark.api.security.AuthenticationException;
+import io.bulwark.api.security.IssuedToken;
+import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.security.Session;
 import io.bulwark.api.security.UserAccount;
-import io.bulwark.security.Accounts;
-import io.bulwark.security.AuthenticationException;
-import io.bulwark.security.IssuedToken;
-import io.bulwark.security.Principal;
-import io.bulwark.security.Session;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

@@ -1,13 +1,13 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditExport;
+import io.bulwark.api.audit.ExportFormat;
+import io.bulwark.api.audit.ExportSignature;
+import io.bulwark.api.security.AdminTls;
 import io.bulwark.api.security.ApiToken;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
-import io.bulwark.audit.AuditExport;
-import io.bulwark.audit.ExportFormat;
-import io.bulwark.audit.ExportSignature;
-import io.bulwark.security.tls.AdminTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

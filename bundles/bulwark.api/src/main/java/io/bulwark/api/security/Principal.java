@@ -1,6 +1,5 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
-import io.bulwark.api.security.Role;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package io.bulwark.security.tls;
+package io.bulwark.api.security;
 
 import java.security.cert.X509Certificate;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
 import java.util.ArrayList;
 import java.util.List;

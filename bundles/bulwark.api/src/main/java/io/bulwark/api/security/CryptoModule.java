@@ -1,6 +1,5 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
-import io.bulwark.api.security.CryptoModuleStatus;
 import java.security.SecureRandom;
 import org.osgi.annotation.versioning.ProviderType;
 

@@ -1,4 +1,4 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
 /**
  * Thrown by {@link Accounts} when a user cannot be authenticated: unknown user, wrong password,

@@ -1,8 +1,6 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
 import io.bulwark.api.audit.AuditUnavailableException;
-import io.bulwark.api.security.Role;
-import io.bulwark.api.security.UserAccount;
 import java.time.Duration;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;

@@ -1,4 +1,4 @@
-package io.bulwark.audit;
+package io.bulwark.api.audit;
 
 import java.util.Objects;
 

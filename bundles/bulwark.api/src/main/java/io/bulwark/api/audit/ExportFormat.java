@@ -1,4 +1,4 @@
-package io.bulwark.audit;
+package io.bulwark.api.audit;
 
 /**
  * The formats of an audit export, with the media type and file extension a web client or a file

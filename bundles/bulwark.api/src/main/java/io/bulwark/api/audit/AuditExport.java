@@ -1,6 +1,5 @@
-package io.bulwark.audit;
+package io.bulwark.api.audit;
 
-import io.bulwark.api.audit.AuditUnavailableException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import org.osgi.annotation.versioning.ProviderType;

@@ -1,4 +1,4 @@
-package io.bulwark.security;
+package io.bulwark.api.security;
 
 import org.osgi.annotation.versioning.ProviderType;
 
