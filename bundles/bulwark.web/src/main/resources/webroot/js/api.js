@@ -45,27 +45,22 @@ export async function getJson(path) {
 }
 
 /**
- * Opens the event stream. handlers: onFinding(finding), onCapacity(report), onState('live' | 'reconnecting').
- * The browser reconnects by itself; a reconnect is reported as 'live' again so views can reload.
+ * Opens the event stream. handlers: onEvent(topic, data) for every event of the named topics,
+ * onState('live' | 'reconnecting').
  */
-export function connectEvents(handlers) {
+export function connectEvents(topics, handlers) {
   const source = new EventSource(BASE + 'events');
   source.addEventListener('open', () => handlers.onState('live'));
   source.addEventListener('error', () => handlers.onState('reconnecting'));
-  source.addEventListener('finding', (e) => {
-    try {
-      handlers.onFinding(JSON.parse(e.data));
-    } catch (err) {
-      console.warn('Ignored a malformed finding event', err);
-    }
-  });
-  source.addEventListener('capacity', (e) => {
-    try {
-      handlers.onCapacity(JSON.parse(e.data));
-    } catch (err) {
-      console.warn('Ignored a malformed capacity event', err);
-    }
-  });
+  for (const topic of topics) {
+    source.addEventListener(topic, (e) => {
+      try {
+        handlers.onEvent(topic, JSON.parse(e.data));
+      } catch (err) {
+        console.warn(`Ignored a malformed ${topic} event`, err);
+      }
+    });
+  }
   return source;
 }
 

@@ -1,47 +1,36 @@
-// The Bulwark UI: a single page with hash routes (#/, #/nodes/<name>, #/findings?…, #/system, and for the roles
-// that may use them #/users, #/tokens, #/tls, #/audit), kept live by the server-sent event stream, with a
-// periodic reload as fallback while the stream is down.
+// The Bulwark UI: a single page with hash routes (#/<page>[/<argument>][?query]). The pages come from
+// the page manifest (GET /api/v1/ui/pages: the pages the session's role may use, contributed by the
+// appliance's bundles), each a module loaded when first opened; the navigation is built from it. The
+// server-sent event stream keeps the open page live, with a periodic reload as fallback while it is down.
 
-import { connectEvents, getJson, send, setCsrfToken, setUnauthenticatedHandler } from './api.js';
-import { h, replace } from './dom.js';
-import { showLogin, showPasswordChange } from './login.js';
-import * as fleet from './fleet.js';
-import * as node from './node.js';
-import * as findings from './findings.js';
-import * as system from './system.js';
-import * as users from './users.js';
-import * as tokens from './tokens.js';
-import * as tls from './tls.js';
-import * as audit from './audit.js';
+import { connectEvents, getJson, send, setCsrfToken, setUnauthenticatedHandler } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { showLogin, showPasswordChange } from '/js/login.js';
 
 const REFRESH_LIVE_MS = 60_000;
 const REFRESH_OFFLINE_MS = 10_000;
+/** Older links name a node's page #/node/<name>. */
+const ALIASES = { node: 'nodes' };
 
 const view = document.getElementById('view');
+const nav = document.getElementById('nav');
 const liveStatus = document.getElementById('live-status');
 let current = null;
 let live = false;
 let lastRefresh = Date.now();
 let session = null;
-
-// The pages only some roles may use; the API enforces the same rules, this only keeps the UI honest.
-const ADMIN_PAGES = {
-  users: { module: users, roles: ['admin'], title: 'Users' },
-  tokens: { module: tokens, roles: ['admin'], title: 'API tokens' },
-  tls: { module: tls, roles: ['admin'], title: 'TLS' },
-  audit: { module: audit, roles: ['admin', 'auditor'], title: 'Audit' },
-};
+let pages = [];
+const modules = new Map();
+let showing = 0;
 
 function parseRoute(hash) {
   const [path, query] = (hash.replace(/^#/, '') || '/').split('?');
   const params = Object.fromEntries(new URLSearchParams(query || ''));
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts.length === 0) return { page: 'fleet', module: fleet, params };
-  if ((parts[0] === 'nodes' || parts[0] === 'node') && parts.length === 2) return { page: 'fleet', module: node, params: { ...params, node: parts[1] } };
-  if (parts[0] === 'findings') return { page: 'findings', module: findings, params };
-  if (parts[0] === 'system') return { page: 'system', module: system, params };
-  if (ADMIN_PAGES[parts[0]]) return { page: parts[0], module: ADMIN_PAGES[parts[0]].module, params };
-  return { page: 'fleet', module: fleet, params };
+  const id = parts.length === 0 ? null : (ALIASES[parts[0]] || parts[0]);
+  if (parts.length > 1) params.argument = parts[1];
+  if (id === 'nodes' && parts.length > 1) params.node = parts[1];
+  return { id, params };
 }
 
 function navigate(hash) {
@@ -49,31 +38,60 @@ function navigate(hash) {
   else location.hash = hash;
 }
 
-function show() {
+function defaultPage() {
+  return pages.find((p) => p.navigation) || null;
+}
+
+async function load(page) {
+  if (!modules.has(page.module)) modules.set(page.module, import(page.module));
+  return modules.get(page.module);
+}
+
+async function show() {
   const route = parseRoute(location.hash);
+  const page = route.id ? pages.find((p) => p.id === route.id) : defaultPage();
+  const turn = ++showing;
   if (current) current.unmount();
-  document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.nav === route.page));
-  document.body.dataset.page = route.module === node ? 'node' : route.page;
-  const restricted = ADMIN_PAGES[route.page];
-  current = restricted && !restricted.roles.includes(session.role)
-    ? forbidden(restricted)
-    : route.module.mount(view, route.params, navigate, session);
+  current = null;
+  const navId = page && !page.navigation && page.id === 'nodes' ? 'fleet' : page && page.id;
+  nav.querySelectorAll('a').forEach((a) => a.classList.toggle('active', a.dataset.nav === navId));
+  document.body.dataset.page = page ? (page.id === 'nodes' ? 'node' : page.id) : 'unknown';
+  if (!page) {
+    current = refusal(route.id);
+    return;
+  }
+  try {
+    const module = await load(page);
+    if (turn !== showing) return;
+    current = module.mount(view, route.params, navigate, session);
+  } catch (e) {
+    replace(view, h('section', { class: 'panel' }, h('h1', {}, page.title),
+      h('p', { class: 'error' }, `This page could not be loaded: ${e.message}`)));
+    current = null;
+  }
   lastRefresh = Date.now();
 }
 
-/** The page a role may not use: a clear refusal instead of a page of errors. */
-function forbidden(page) {
+/** A page the role may not use, or that no running bundle contributes: a clear word, not errors. */
+function refusal(id) {
   replace(view, h('section', { class: 'panel forbidden', id: 'forbidden' },
-    h('h1', {}, page.title),
-    h('p', {}, `Your role (${session.role}) may not use this page. It needs the role ${page.roles.join(' or ')}; ask an administrator.`)));
-  return { refresh() {}, onCapacity() {}, onFinding() {}, unmount() {} };
+    h('h1', {}, id || 'Bulwark'),
+    h('p', {}, `Your role (${session.role}) may not use this page, or the plugin that provides it is`
+      + ' not running. Ask an administrator.')));
+  return { refresh() {}, onEvent() {}, unmount() {} };
 }
 
-/** Shows in the navigation only the pages the session's role may use. */
-function showNavigation(role) {
-  document.querySelectorAll('#nav a[data-roles]').forEach((a) => {
-    a.hidden = !a.dataset.roles.split(' ').includes(role);
-  });
+/** Builds the navigation from the manifest: the pages the session's role may use, in order. */
+function showNavigation() {
+  replace(nav, ...pages.filter((p) => p.navigation).map((p) =>
+    h('a', { href: p === defaultPage() ? '#/' : `#/${p.id}`, 'data-nav': p.id }, p.title)));
+}
+
+function deliver(topic, data) {
+  if (!current) return;
+  if (current.onEvent) current.onEvent(topic, data);
+  if (topic === 'finding' && current.onFinding) current.onFinding(data);
+  if (topic === 'capacity' && current.onCapacity) current.onCapacity(data);
 }
 
 function setLive(state) {
@@ -110,22 +128,25 @@ async function logout() {
 
 let started = false;
 
-function startApp(loggedIn) {
+async function startApp(loggedIn) {
   session = loggedIn;
-  showNavigation(session.role);
   document.getElementById('who').textContent = `${session.user} (${session.role})`;
   document.getElementById('logout').hidden = false;
   if (started) return;
   started = true;
+  let manifest = { pages: [], topics: [] };
+  try {
+    manifest = await getJson('ui/pages');
+  } catch (e) {
+    replace(view, h('p', { class: 'error' }, `The page list could not be read: ${e.message}`));
+  }
+  pages = manifest.pages;
+  showNavigation();
   window.addEventListener('hashchange', show);
   show();
   showSecurityPosture();
 
-  connectEvents({
-    onState: setLive,
-    onFinding: (f) => current && current.onFinding(f),
-    onCapacity: (c) => current && current.onCapacity(c),
-  });
+  connectEvents(manifest.topics, { onState: setLive, onEvent: deliver });
 
   setInterval(() => {
     const due = live ? REFRESH_LIVE_MS : REFRESH_OFFLINE_MS;

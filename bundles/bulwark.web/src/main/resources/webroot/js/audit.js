@@ -1,10 +1,10 @@
 // Audit page (admins and auditors): search the audit log by time, actor, action and outcome, page through the
 // records, check the hash chain, and export the log (JSON Lines or CSV) with its detached signature.
 
-import { download, getJson } from './api.js';
-import { h, replace } from './dom.js';
-import { absolute } from './format.js';
-import { clearProblem, showProblem } from './problems.js';
+import { download, getJson } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute } from '/js/format.js';
+import { clearProblem, showProblem } from '/js/problems.js';
 
 const OUTCOMES = ['', 'success', 'failure', 'denied'];
 const LIMITS = [50, 100, 500];

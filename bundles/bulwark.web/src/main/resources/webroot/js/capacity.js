@@ -1,8 +1,8 @@
 // Lost capacity in hours and money: the GPU-hours lost per day by cause (failure, throttle, straggler,
 // degraded) over the last 24 hours, and a stacked bar per day from the hourly ledger.
 
-import { h, s } from './dom.js';
-import { number } from './format.js';
+import { h, s } from '/js/dom.js';
+import { number } from '/js/format.js';
 
 export const CAUSES = ['failure', 'throttle', 'straggler', 'degraded'];
 const WIDTH = 420;

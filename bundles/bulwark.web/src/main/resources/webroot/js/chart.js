@@ -1,8 +1,8 @@
 // Small SVG line charts for the node page: one series over a time window, with findings shaded from when they
 // were first seen until they resolved (or until now while open).
 
-import { s } from './dom.js';
-import { clock, number } from './format.js';
+import { s } from '/js/dom.js';
+import { clock, number } from '/js/format.js';
 
 const WIDTH = 360;
 const HEIGHT = 120;

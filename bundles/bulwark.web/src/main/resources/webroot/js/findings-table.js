@@ -1,8 +1,8 @@
 // The findings table the fleet, node and findings pages share. Rows carry data-kind, data-node, data-gpu,
 // data-severity, data-state and data-finding-id for browser tests and for styling.
 
-import { h } from './dom.js';
-import { absolute, gpuLabel, relative } from './format.js';
+import { h } from '/js/dom.js';
+import { absolute, gpuLabel, relative } from '/js/format.js';
 
 const COLUMNS = {
   kind: { title: 'Kind', cell: (f) => h('td', { class: 'mono' }, f.kind) },

@@ -1,8 +1,8 @@
 // Findings page: every finding, filtered by state, kind and node.
 
-import { getJson } from './api.js';
-import { debounce, h, replace } from './dom.js';
-import { findingsTable } from './findings-table.js';
+import { getJson } from '/js/api.js';
+import { debounce, h, replace } from '/js/dom.js';
+import { findingsTable } from '/js/findings-table.js';
 
 const KNOWN_KINDS = ['xid', 'ecc-dbe', 'row-remap-failure', 'thermal-throttle', 'power-throttle', 'straggler', 'gpu-missing'];
 const COLUMNS = ['kind', 'node', 'gpu', 'severity', 'state', 'firstSeen', 'lastSeen', 'resolvedAt', 'occurrences', 'summary', 'action'];

@@ -1,10 +1,10 @@
 // Fleet overview: the capacity account, the grid of nodes × GPUs coloured by health, and the open findings.
 
-import { getJson } from './api.js';
-import { debounce, h, replace } from './dom.js';
-import { bySeverityThenAge, percent, relative } from './format.js';
-import { findingsTable } from './findings-table.js';
-import { lossChart, lossSummary } from './capacity.js';
+import { getJson } from '/js/api.js';
+import { debounce, h, replace } from '/js/dom.js';
+import { bySeverityThenAge, percent, relative } from '/js/format.js';
+import { findingsTable } from '/js/findings-table.js';
+import { lossChart, lossSummary } from '/js/capacity.js';
 
 const OPEN_COLUMNS = ['kind', 'node', 'gpu', 'severity', 'since', 'summary', 'action'];
 const HEALTH_ORDER = ['healthy', 'warning', 'critical', 'missing'];

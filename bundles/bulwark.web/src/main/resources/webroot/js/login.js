@@ -1,8 +1,8 @@
 // Before anything else: the notice-and-consent banner, the login form, and the forced change of an
 // initial password. Calls done() once the user holds a session that may use the appliance.
 
-import { getJson, send, setCsrfToken } from './api.js';
-import { h, replace } from './dom.js';
+import { getJson, send, setCsrfToken } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
 
 export async function showLogin(root, done) {
   let banner = '';

@@ -1,11 +1,11 @@
 // Node page: facts about one node, its GPUs, charts of temperature, SM clock and power per GPU with findings
 // shaded, and the node's findings (open and resolved).
 
-import { getJson } from './api.js';
-import { lineChart } from './chart.js';
-import { debounce, h, replace } from './dom.js';
-import { absolute, percent, relative } from './format.js';
-import { findingsTable } from './findings-table.js';
+import { getJson } from '/js/api.js';
+import { lineChart } from '/js/chart.js';
+import { debounce, h, replace } from '/js/dom.js';
+import { absolute, percent, relative } from '/js/format.js';
+import { findingsTable } from '/js/findings-table.js';
 
 const METRICS = [
   { name: 'DCGM_FI_DEV_GPU_TEMP', label: 'Temperature', unit: '°C', digits: 0 },

@@ -2,7 +2,7 @@
 // them, and a plain explanation for a refused role. A 401 never gets here for long: api.js sends the browser
 // back to the login.
 
-import { replace, h } from './dom.js';
+import { replace, h } from '/js/dom.js';
 
 /** Shows the error `e` (an ApiError) in the element `el`, which is revealed. */
 export function showProblem(el, e) {

@@ -1,9 +1,9 @@
 // System page: the appliance's state and each subsystem's report (what it sees, what to do), uptime,
 // detectors, telemetry targets and the bundles of the appliance.
 
-import { getJson } from './api.js';
-import { h, replace } from './dom.js';
-import { absolute, relative } from './format.js';
+import { getJson } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute, relative } from '/js/format.js';
 
 export function mount(root) {
   const facts = h('dl', { class: 'facts', id: 'system-facts' });

@@ -1,10 +1,10 @@
 // TLS page (admins): the admin plane's current certificate, and importing an operator's certificate chain and
 // private key (pasted, or read from files in the browser). The appliance's refusal is shown as it wrote it.
 
-import { getJson, send } from './api.js';
-import { h, replace } from './dom.js';
-import { absolute } from './format.js';
-import { clearProblem, showProblem } from './problems.js';
+import { getJson, send } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute } from '/js/format.js';
+import { clearProblem, showProblem } from '/js/problems.js';
 
 const DAY_MS = 86_400_000;
 

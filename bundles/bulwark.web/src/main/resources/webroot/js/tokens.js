@@ -1,10 +1,10 @@
 // API tokens page (admins): the tokens for automation with their role, creator, expiry and state; issuing one
 // (its secret is shown once, here, with a copy button) and revoking one.
 
-import { getJson, send } from './api.js';
-import { h, replace } from './dom.js';
-import { absolute, relative } from './format.js';
-import { clearProblem, confirmButton, showProblem } from './problems.js';
+import { getJson, send } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute, relative } from '/js/format.js';
+import { clearProblem, confirmButton, showProblem } from '/js/problems.js';
 
 const ROLES = ['auditor', 'operator', 'admin'];
 

@@ -1,10 +1,10 @@
 // Users page (admins): the local accounts with their role and state, creating a user with an initial password
 // (the password policy's refusals are shown next to the form), unlocking a locked account and deleting one.
 
-import { getJson, send } from './api.js';
-import { h, replace } from './dom.js';
-import { absolute } from './format.js';
-import { clearProblem, confirmButton, showProblem } from './problems.js';
+import { getJson, send } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute } from '/js/format.js';
+import { clearProblem, confirmButton, showProblem } from '/js/problems.js';
 
 const ROLES = ['operator', 'auditor', 'admin'];
 

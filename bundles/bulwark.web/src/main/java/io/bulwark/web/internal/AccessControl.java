@@ -4,6 +4,8 @@ import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.Session;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.Handler;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpMethod;
@@ -25,7 +27,7 @@ import java.util.Set;
 final class AccessControl {
   static final String COOKIE = "bulwark_session";
   static final String CSRF_HEADER = "X-CSRF-Token";
-  private static final String PRINCIPAL = "bulwark.principal";
+  private static final String PRINCIPAL = ApiRequest.CALLER;
   private static final String SESSION = "bulwark.session";
 
   /** Every role: the read-only views. */
@@ -119,7 +121,7 @@ final class AccessControl {
   }
 
   static String source(RoutingContext ctx) {
-    return ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().host();
+    return ApiRequest.source(ctx);
   }
 
   private void refuse(RoutingContext ctx, Principal who, ApiProblem problem) {

@@ -1,22 +1,39 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.security.Role;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
+import io.bulwark.web.api.ApiRoute;
+import io.bulwark.web.api.UiPage;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.EnumSet;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Builds the admin plane's router: the JSON API under {@code /api/v1}, the event stream, the UI's
- * files, and problem+json answers for every error. Every response carries the security headers the
- * UI is written for (a strict Content-Security-Policy: no inline script or style, nothing from
- * other origins).
+ * Builds the admin plane's router: its own routes (the notice banner, sessions, the page manifest,
+ * the route table, the event stream, {@code /metrics}), every contributed route behind
+ * authentication and its role check, 503 problems for the routes of contributors that went, the
+ * pages' files, the UI's files, and problem+json answers for every error. Every response carries
+ * the security headers the UI is written for (a strict Content-Security-Policy: no inline script or
+ * style, nothing from other origins). Built anew whenever a contribution comes or goes.
  */
 final class AdminRouter {
   static final String CONTENT_SECURITY_POLICY =
@@ -26,40 +43,57 @@ final class AdminRouter {
 
   static final int MAX_BODY_BYTES = 16 * 1024;
 
-  private AdminRouter() {}
-
-  /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
-  private static void banner(RoutingContext ctx, String text) {
-    ApiJson.send(ctx, new io.vertx.core.json.JsonObject().put("text", text));
-  }
+  private static final Logger LOG = System.getLogger(AdminRouter.class.getName());
 
   /**
-   * Returns the router; {@code events} serves {@code /api/v1/events}, {@code deadlines} hears when
-   * each request's headers and body are in, {@code refusals} audits refused requests, {@code
-   * logins} admits the requests that hash a password.
+   * One route of the table: who may call it and who contributed it ("core" for the plane's own).
    */
-  static Router create(
+  record RouteInfo(String method, String path, Set<Role> roles, String owner) {
+    boolean isPublic() {
+      return roles.isEmpty();
+    }
+  }
+
+  private final Vertx vertx;
+  private final WebServer.Core core;
+  private final Contributions contributions;
+  private final EventHub events;
+  private final RequestDeadlines deadlines;
+  private final AccessControl access;
+  private final SessionResource session;
+  private final LoginGate logins;
+  private final MetricsResource metrics;
+  private final WebrootAssets webroot = new WebrootAssets(AdminRouter.class.getClassLoader());
+  private volatile List<RouteInfo> table = List.of();
+
+  AdminRouter(
       Vertx vertx,
-      AdminServices services,
-      EventStream events,
+      WebServer.Core core,
+      Contributions contributions,
+      EventHub events,
       RequestDeadlines deadlines,
       RefusalDigest refusals,
       LoginGate logins) {
-    NodesResource nodes = new NodesResource(services);
-    FindingsResource findings = new FindingsResource(services);
-    OverviewResource overview = new OverviewResource(services);
-    CapacityResource capacity = new CapacityResource(services, services.price());
-    HealthResource health = new HealthResource(services);
+    this.vertx = vertx;
+    this.core = core;
+    this.contributions = contributions;
+    this.events = events;
+    this.deadlines = deadlines;
+    this.access = new AccessControl(core.accounts(), refusals);
+    this.session = new SessionResource(core.accounts(), logins::succeeded);
+    this.logins = logins;
+    this.metrics = new MetricsResource(core.subsystems());
+  }
 
-    AccessControl access = new AccessControl(services.accounts(), refusals);
-    SessionResource session = new SessionResource(services.accounts(), logins::succeeded);
-    TokensResource tokens =
-        new TokensResource(services.accounts(), services.tokens(), services.clock());
-    AuditResource audit = new AuditResource(services.audit());
-    Handler<RoutingContext> anyRole = access.requires(AccessControl.ANY);
-    Handler<RoutingContext> admin = access.requires(EnumSet.of(Role.ADMIN));
-    Handler<RoutingContext> auditors = access.requires(EnumSet.of(Role.AUDITOR, Role.ADMIN));
+  /** Returns the routes of the router built last, the plane's own and contributed. */
+  List<RouteInfo> table() {
+    return table;
+  }
 
+  /** Returns a new router with every route contributed now. */
+  Router build() {
+    Set<Role> any = ApiRoute.ANY_ROLE;
+    List<RouteInfo> routes = new ArrayList<>();
     Router router = Router.router(vertx);
     router.route().handler(deadlines::requestStarted);
     router.route().handler(AdminRouter::securityHeaders);
@@ -68,98 +102,67 @@ final class AdminRouter {
     router.route("/api/*").handler(AdminRouter::jsonBodiesOnly);
     router.route("/api/*").blockingHandler(access::authenticate, false);
 
-    router.get("/api/v1/banner").handler(ctx -> banner(ctx, services.banner()));
+    router.get("/api/v1/banner").handler(ctx -> banner(ctx, core.banner()));
+    routes.add(new RouteInfo("GET", "/api/v1/banner", Set.of(), "core"));
     router.post("/api/v1/session").handler(logins.admit(blocking(session::login)));
-    router.get("/api/v1/session").handler(anyRole).handler(blocking(session::current));
-    router
-        .delete("/api/v1/session")
-        .handler(anyRole)
-        .blockingHandler(blocking(session::logout), false);
-    router
-        .post("/api/v1/session/password")
-        .handler(anyRole)
-        .handler(logins.admit(blocking(session::changePassword)));
-    router.get("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::list), false);
-    router.post("/api/v1/tokens").handler(admin).blockingHandler(blocking(tokens::create), false);
-    router
-        .delete("/api/v1/tokens/:id")
-        .handler(admin)
-        .blockingHandler(blocking(tokens::revoke), false);
-    router.get("/api/v1/audit").handler(auditors).blockingHandler(blocking(audit::search), false);
-    AdministrationResource administration = new AdministrationResource(services);
-    router
-        .get("/api/v1/audit/export")
-        .handler(auditors)
-        .blockingHandler(blocking(administration::export), false);
-    router
-        .get("/api/v1/audit/public-key")
-        .handler(auditors)
-        .blockingHandler(blocking(administration::publicKey), false);
-    router
-        .get("/api/v1/audit/verify")
-        .handler(auditors)
-        .blockingHandler(blocking(administration::verify), false);
-    router
-        .get("/api/v1/users")
-        .handler(auditors)
-        .blockingHandler(blocking(administration::users), false);
-    router
-        .post("/api/v1/users")
-        .handler(admin)
-        .blockingHandler(blocking(administration::createUser), false);
-    router
-        .delete("/api/v1/users/:name")
-        .handler(admin)
-        .blockingHandler(blocking(administration::deleteUser), false);
-    router
-        .post("/api/v1/users/:name/unlock")
-        .handler(admin)
-        .blockingHandler(blocking(administration::unlockUser), false);
-    router
-        .get("/api/v1/tls/certificate")
-        .handler(anyRole)
-        .blockingHandler(blocking(administration::certificate), false);
-    router
-        .post("/api/v1/tls/certificate")
-        .handler(admin)
-        .blockingHandler(blocking(administration::importCertificate), false);
-
-    router.get("/api/v1/nodes").handler(anyRole).blockingHandler(blocking(nodes::list), false);
-    router
-        .get("/api/v1/nodes/:node")
-        .handler(anyRole)
-        .blockingHandler(blocking(nodes::detail), false);
-    NodeRemoval removal = new NodeRemoval(services);
-    router
-        .delete("/api/v1/nodes/:node")
-        .handler(admin)
-        .blockingHandler(blocking(removal::removeOne), false);
-    router
-        .post("/api/v1/nodes/remove-silent")
-        .handler(admin)
-        .blockingHandler(blocking(removal::removeSilent), false);
-    router
-        .get("/api/v1/findings")
-        .handler(anyRole)
-        .blockingHandler(blocking(findings::list), false);
-    router
-        .get("/api/v1/capacity")
-        .handler(anyRole)
-        .blockingHandler(blocking(capacity::capacity), false);
-    router
-        .get("/api/v1/telemetry/targets")
-        .handler(anyRole)
-        .blockingHandler(blocking(overview::targets), false);
-    router.get("/api/v1/health").handler(anyRole).blockingHandler(blocking(health::health), false);
-    router.get("/api/v1/events").handler(anyRole).handler(events::open);
+    routes.add(new RouteInfo("POST", "/api/v1/session", Set.of(), "core"));
+    core(router, routes, HttpMethod.GET, "/api/v1/session", any, session::current);
+    core(router, routes, HttpMethod.DELETE, "/api/v1/session", any, session::logout);
+    Route password = router.post("/api/v1/session/password").handler(access.requires(any));
+    password.handler(logins.admit(blocking(session::changePassword)));
+    routes.add(new RouteInfo("POST", "/api/v1/session/password", any, "core"));
+    core(router, routes, HttpMethod.GET, "/api/v1/ui/pages", any, this::pages);
+    core(
+        router,
+        routes,
+        HttpMethod.GET,
+        "/api/v1/routes",
+        Set.of(Role.ADMIN, Role.AUDITOR),
+        this::routeTable);
+    router.get("/api/v1/events").handler(access.requires(any)).handler(events::subscribe);
+    routes.add(new RouteInfo("GET", "/api/v1/events", any, "core"));
     router
         .get("/metrics")
         .blockingHandler(access::authenticate, false)
-        .handler(anyRole)
-        .handler(new MetricsResource(services.subsystems())::metrics);
-    router
-        .getWithRegex("/(?!api(?:/|$)).*")
-        .handler(new WebrootAssets(AdminRouter.class.getClassLoader()));
+        .handler(access.requires(any))
+        .handler(metrics::metrics);
+    routes.add(new RouteInfo("GET", "/metrics", any, "core"));
+
+    Set<String> taken = new HashSet<>();
+    routes.forEach(r -> taken.add(r.method() + " " + r.path()));
+    for (Contributions.RouteSet set : contributions.routeSets()) {
+      for (ApiRoute r : set.routes()) {
+        String key = r.method().name() + " " + r.path();
+        if (!taken.add(key)) {
+          LOG.log(
+              Level.WARNING,
+              "Ignored the route " + key + " of " + set.name() + ": another contributor has it");
+          continue;
+        }
+        Route route = router.route(r.method(), r.path()).handler(access.requires(r.roles()));
+        if (r.execution() == ApiRoute.Execution.WORKER) {
+          route.blockingHandler(blocking(r.handler()), false);
+        } else {
+          route.handler(blocking(r.handler()));
+        }
+        routes.add(new RouteInfo(r.method().name(), r.path(), r.roles(), set.name()));
+      }
+    }
+    List<Departed> gone = new ArrayList<>();
+    for (Contributions.RouteSet set : contributions.departed()) {
+      for (ApiRoute r : set.routes()) {
+        if (!taken.contains(r.method().name() + " " + r.path())) {
+          gone.add(new Departed(r.method(), AllowedMethods.pattern(r.path()), set.name()));
+        }
+      }
+    }
+    if (!gone.isEmpty()) {
+      router.route("/api/*").handler(ctx -> departed(ctx, gone));
+    }
+    for (Contributions.PageSet pages : contributions.pageSets()) {
+      router.get(pages.prefix() + "*").handler(new WebrootAssets(pages.files(), pages.prefix()));
+    }
+    router.getWithRegex("/(?!api(?:/|$)).*").handler(webroot);
 
     router.route().failureHandler(ProblemResponses::failure);
     router.errorHandler(404, ProblemResponses::notFound);
@@ -167,27 +170,100 @@ final class AdminRouter {
     router.errorHandler(
         405, ctx -> ProblemResponses.methodNotAllowed(ctx, allowed.at(ctx.normalizedPath())));
     router.errorHandler(500, ProblemResponses::internalError);
+    routes.sort(Comparator.comparing(RouteInfo::path).thenComparing(RouteInfo::method));
+    this.table = List.copyOf(routes);
     return router;
   }
 
-  /**
-   * Wraps a handler so that whatever it throws fails the request instead of escaping the worker.
-   */
-  private static Handler<RoutingContext> blocking(Handler<RoutingContext> handler) {
-    return ctx -> {
-      try {
-        handler.handle(ctx);
-      } catch (RuntimeException e) {
-        ctx.fail(e);
+  private void core(
+      Router router,
+      List<RouteInfo> routes,
+      HttpMethod method,
+      String path,
+      Set<Role> roles,
+      Handler<RoutingContext> handler) {
+    router
+        .route(method, path)
+        .handler(access.requires(roles))
+        .blockingHandler(blocking(handler), false);
+    routes.add(new RouteInfo(method.name(), path, roles, "core"));
+  }
+
+  /** A route whose contributor went. */
+  private record Departed(HttpMethod method, Pattern path, String contributor) {}
+
+  private static void departed(RoutingContext ctx, List<Departed> gone) {
+    for (Departed d : gone) {
+      if (d.method() == ctx.request().method()
+          && d.path().matcher(ctx.normalizedPath()).matches()) {
+        ctx.fail(
+            ApiProblem.unavailable(
+                "the "
+                    + d.contributor()
+                    + " routes are not available now: their bundle, or a service they need, is"
+                    + " being updated or has stopped; retry in a few seconds, and if this lasts"
+                    + " check the bundle list on the System page"));
+        return;
       }
-    };
+    }
+    ctx.next();
+  }
+
+  /** {@code GET /api/v1/ui/pages}: the pages and event topics the caller's role may use. */
+  private void pages(RoutingContext ctx) {
+    Role role = ApiRequest.caller(ctx).role();
+    List<JsonObject> list = new ArrayList<>();
+    for (Contributions.PageSet set : contributions.pageSets()) {
+      for (UiPage p : set.pages()) {
+        if (p.roles().contains(role)) {
+          list.add(
+              new JsonObject()
+                  .put("id", p.id())
+                  .put("title", p.title())
+                  .put("module", set.prefix() + p.module())
+                  .put("order", p.order())
+                  .put("navigation", p.navigation()));
+        }
+      }
+    }
+    list.sort(Comparator.comparing((JsonObject p) -> p.getInteger("order")));
+    ApiRequest.json(
+        ctx,
+        new JsonObject()
+            .put("pages", new JsonArray(new ArrayList<>(list)))
+            .put("topics", new JsonArray(events.topics(role))));
+  }
+
+  /** {@code GET /api/v1/routes}: every route with the roles it admits and who contributed it. */
+  private void routeTable(RoutingContext ctx) {
+    JsonArray out = new JsonArray();
+    for (RouteInfo r : table) {
+      JsonArray roles = new JsonArray();
+      r.roles().stream()
+          .map(x -> x.name().toLowerCase(java.util.Locale.ROOT))
+          .sorted()
+          .forEach(roles::add);
+      out.add(
+          new JsonObject()
+              .put("method", r.method())
+              .put("path", r.path())
+              .put("roles", roles)
+              .put("public", r.isPublic())
+              .put("owner", r.owner()));
+    }
+    ApiRequest.json(ctx, new JsonObject().put("routes", out).put("count", out.size()));
+  }
+
+  /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
+  private static void banner(RoutingContext ctx, String text) {
+    ApiRequest.json(ctx, new JsonObject().put("text", text));
   }
 
   /**
    * Returns {@code router} behind a check that refuses an HTTP/1.1 request without a Host header
    * (RFC 9112, section 3.2) with a 400 problem: the router cannot route such a request at all.
    */
-  static Handler<HttpServerRequest> requiringHost(Router router) {
+  static Handler<HttpServerRequest> requiringHost(Handler<HttpServerRequest> router) {
     return request -> {
       if (request.version() == HttpVersion.HTTP_1_1
           && request.headers().get(HttpHeaders.HOST) == null) {
@@ -227,6 +303,19 @@ final class AdminRouter {
       }
     }
     ctx.next();
+  }
+
+  /**
+   * Wraps a handler so that whatever it throws fails the request instead of escaping the worker.
+   */
+  private static Handler<RoutingContext> blocking(Handler<RoutingContext> handler) {
+    return ctx -> {
+      try {
+        handler.handle(ctx);
+      } catch (RuntimeException e) {
+        ctx.fail(e);
+      }
+    };
   }
 
   private static void securityHeaders(RoutingContext ctx) {

@@ -4,6 +4,8 @@ import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.audit.AuditQuery;
 import io.bulwark.api.audit.AuditRecord;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -55,7 +57,7 @@ final class AuditResource {
     if (records.size() == query.limit()) {
       body.put("next", records.get(records.size() - 1).sequence());
     }
-    ApiJson.send(ctx, body);
+    ApiRequest.json(ctx, body);
   }
 
   private static Optional<Instant> instant(RoutingContext ctx, String name) {

@@ -2,10 +2,13 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.health.CapacityInterval;
 import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.HealthService;
 import io.bulwark.api.health.LossCause;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -26,21 +29,29 @@ final class CapacityResource {
   static final int DEFAULT_DAYS = 14;
   static final int MAX_DAYS = 90;
 
-  private final AdminServices services;
+  private final HealthService health;
   private final GpuHourPrice price;
+  private final Clock clock;
 
-  CapacityResource(AdminServices services, GpuHourPrice price) {
-    this.services = services;
+  CapacityResource(HealthService health, GpuHourPrice price, Clock clock) {
+    this.health = health;
     this.price = price;
+    this.clock = clock;
+  }
+
+  /** Returns the health engine's latest account, or an empty one before its first evaluation. */
+  static CapacityReport current(HealthService health, Clock clock) {
+    CapacityReport report = health.capacity();
+    return report != null ? report : CapacityReport.of(clock.instant(), List.of());
   }
 
   void capacity(RoutingContext ctx) {
     int days = QueryParameters.integer(ctx, "days", DEFAULT_DAYS, 1, MAX_DAYS);
-    CapacityReport report = OverviewResource.capacity(services);
-    Instant now = services.clock().instant();
+    CapacityReport report = current(health, clock);
+    Instant now = clock.instant();
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     Instant from = today.minusDays(days - 1L).atStartOfDay(ZoneOffset.UTC).toInstant();
-    List<CapacityInterval> hours = services.health().capacityHistory(from);
+    List<CapacityInterval> hours = health.capacityHistory(from);
     JsonObject body = ApiJson.capacity(report);
     body.put("lastDay", lastDay(hours, now.minus(Duration.ofDays(1))));
     body.put("days", perDay(hours, today, days));
@@ -49,7 +60,7 @@ final class CapacityResource {
           "gpuHourPrice",
           new JsonObject().put("amount", price.amount()).put("currency", price.currency()));
     }
-    ApiJson.send(ctx, body);
+    ApiRequest.json(ctx, body);
   }
 
   private JsonObject lastDay(List<CapacityInterval> hours, Instant since) {

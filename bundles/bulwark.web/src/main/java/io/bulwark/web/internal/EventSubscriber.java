@@ -1,5 +1,6 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.security.Role;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerResponse;
 import java.lang.System.Logger;
@@ -23,6 +24,7 @@ final class EventSubscriber {
   private final Context context;
   private final int maxPending;
   private final String client;
+  private final Role role;
   private final Consumer<EventSubscriber> onClose;
   private final Queue<String> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pendingCount = new AtomicInteger();
@@ -34,12 +36,19 @@ final class EventSubscriber {
       Context context,
       int maxPending,
       String client,
+      Role role,
       Consumer<EventSubscriber> onClose) {
     this.response = response;
     this.context = context;
     this.maxPending = maxPending;
     this.client = client;
+    this.role = role;
     this.onClose = onClose;
+  }
+
+  /** Returns the role of the client's caller: what topics it receives. */
+  Role role() {
+    return role;
   }
 
   /** Queues a frame for this client; never blocks. Called from any thread. */

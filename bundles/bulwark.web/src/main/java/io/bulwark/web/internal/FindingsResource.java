@@ -2,6 +2,8 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
+import io.bulwark.api.health.HealthService;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -15,10 +17,10 @@ final class FindingsResource {
   static final int DEFAULT_LIMIT = 200;
   static final int MAX_LIMIT = 10_000;
 
-  private final AdminServices services;
+  private final HealthService health;
 
-  FindingsResource(AdminServices services) {
-    this.services = services;
+  FindingsResource(HealthService health) {
+    this.health = health;
   }
 
   void list(RoutingContext ctx) {
@@ -28,10 +30,10 @@ final class FindingsResource {
             QueryParameters.findingKind(ctx, "kind"),
             QueryParameters.node(ctx, "node"),
             QueryParameters.integer(ctx, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
-    List<Finding> found = services.health().findings(query);
+    List<Finding> found = health.findings(query);
     JsonArray findings = new JsonArray();
     found.stream().limit(query.limit()).forEach(f -> findings.add(ApiJson.finding(f)));
-    ApiJson.send(
+    ApiRequest.json(
         ctx,
         new JsonObject()
             .put("findings", findings)

@@ -1,14 +1,18 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.CryptoModuleStatus;
 import io.bulwark.api.system.SubsystemStatus;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code GET /api/v1/health}: the appliance's state (the worst of its subsystems': UP, DEGRADED or
@@ -17,17 +21,31 @@ import java.util.List;
  * version and state, and the detectors the health engine uses. For operators and for probes.
  */
 final class HealthResource {
-  private final AdminServices services;
+  private final SecurityPosture security;
+  private final SubsystemChecks subsystems;
+  private final BundleInventory bundles;
+  private final Supplier<HealthService> health;
+  private final Clock clock;
   private final Instant webStarted;
 
-  HealthResource(AdminServices services) {
-    this.services = services;
-    this.webStarted = services.clock().instant();
+  /** {@code health} gives the health engine, or null while it is not running. */
+  HealthResource(
+      SecurityPosture security,
+      SubsystemChecks subsystems,
+      BundleInventory bundles,
+      Supplier<HealthService> health,
+      Clock clock) {
+    this.security = security;
+    this.subsystems = subsystems;
+    this.bundles = bundles;
+    this.health = health;
+    this.clock = clock;
+    this.webStarted = clock.instant();
   }
 
   private JsonObject security() {
-    CryptoModuleStatus crypto = services.security().crypto().get();
-    boolean sealed = services.security().secretsSealedToTpm().getAsBoolean();
+    CryptoModuleStatus crypto = security.crypto().get();
+    boolean sealed = security.secretsSealedToTpm().getAsBoolean();
     return new JsonObject()
         .put(
             "cryptoModule",
@@ -58,22 +76,21 @@ final class HealthResource {
   }
 
   void health(RoutingContext ctx) {
-    Instant now = services.clock().instant();
-    List<SubsystemStatus> statuses = services.subsystems().statuses();
+    Instant now = clock.instant();
+    List<SubsystemStatus> statuses = subsystems.statuses();
     Instant started = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
-    JsonArray bundles = new JsonArray();
-    services
-        .bundles()
+    JsonArray installed = new JsonArray();
+    bundles
         .bundles()
         .forEach(
             b ->
-                bundles.add(
+                installed.add(
                     new JsonObject()
                         .put("id", b.id())
                         .put("symbolicName", b.symbolicName())
                         .put("version", b.version())
                         .put("state", b.state())));
-    ApiJson.send(
+    ApiRequest.json(
         ctx,
         new JsonObject()
             .put("status", SubsystemChecks.overall(statuses).name())
@@ -82,7 +99,12 @@ final class HealthResource {
             .put("uptimeSeconds", Math.max(0, Duration.between(started, now).toSeconds()))
             .put("webStartedAt", webStarted.toString())
             .put("security", security())
-            .put("bundles", bundles)
-            .put("detectors", new JsonArray(services.health().detectors())));
+            .put("bundles", installed)
+            .put("detectors", detectors()));
+  }
+
+  private JsonArray detectors() {
+    HealthService engine = health.get();
+    return engine == null ? new JsonArray() : new JsonArray(engine.detectors());
   }
 }

@@ -1,5 +1,6 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.web.api.ApiProblem;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;

@@ -1,19 +1,27 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.audit.AuditUnavailableException;
+import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * Removes nodes that are not (or no longer) part of the fleet, e.g. the ones a broken exporter
@@ -30,17 +38,31 @@ final class NodeRemoval {
   /** How long a node must have been silent to be removed. */
   static final long QUIET_MILLIS = 60_000;
 
-  private final AdminServices services;
+  private final FleetRepository fleet;
+  private final TelemetryQuery telemetry;
+  private final TelemetryTargets targets;
+  private final Supplier<AuditLog> audit;
+  private final Clock clock;
 
-  NodeRemoval(AdminServices services) {
-    this.services = services;
+  /** {@code audit} gives the audit log, or throws if it is not there now. */
+  NodeRemoval(
+      FleetRepository fleet,
+      TelemetryQuery telemetry,
+      TelemetryTargets targets,
+      Supplier<AuditLog> audit,
+      Clock clock) {
+    this.fleet = fleet;
+    this.telemetry = telemetry;
+    this.targets = targets;
+    this.audit = audit;
+    this.clock = clock;
   }
 
   /** {@code DELETE /api/v1/nodes/{node}}. */
   void removeOne(RoutingContext ctx) {
     NodeId id = QueryParameters.pathNode(ctx, "node");
-    boolean inInventory = services.fleet().node(id).isPresent();
-    boolean inTelemetry = services.telemetry().lastScrapeMillis(id).isPresent();
+    boolean inInventory = fleet.node(id).isPresent();
+    boolean inTelemetry = telemetry.lastScrapeMillis(id).isPresent();
     if (!inInventory && !inTelemetry) {
       throw ApiProblem.notFound("No node named '" + id + "' is in the inventory or telemetry.");
     }
@@ -56,7 +78,7 @@ final class NodeRemoval {
 
   /** {@code POST /api/v1/nodes/remove-silent}. */
   void removeSilent(RoutingContext ctx) {
-    JsonObject body = SessionResource.body(ctx);
+    JsonObject body = ApiRequest.body(ctx);
     Object minutesValue = body.getValue("silentForMinutes");
     if (!(minutesValue instanceof Number n)
         || n.doubleValue() != Math.rint(n.doubleValue())
@@ -69,10 +91,10 @@ final class NodeRemoval {
     if (!(dryRunValue instanceof Boolean dryRun)) {
       throw ApiProblem.invalidBody("'dryRun' must be true or false");
     }
-    Instant cutoff = services.clock().instant().minus(Duration.ofMinutes(n.longValue()));
+    Instant cutoff = clock.instant().minus(Duration.ofMinutes(n.longValue()));
     List<NodeId> silent = new ArrayList<>();
-    for (Node node : services.fleet().nodes()) {
-      OptionalLong last = services.telemetry().lastScrapeMillis(node.id());
+    for (Node node : fleet.nodes()) {
+      OptionalLong last = telemetry.lastScrapeMillis(node.id());
       if (last.isEmpty() || last.getAsLong() < cutoff.toEpochMilli()) {
         if (stillReported(node.id()) == null) {
           silent.add(node.id());
@@ -94,7 +116,7 @@ final class NodeRemoval {
               String.join(",", listed) + (silent.size() > listed.size() ? ",…" : "")));
       silent.forEach(this::remove);
     }
-    ApiJson.send(
+    ApiRequest.json(
         ctx,
         new JsonObject()
             .put("dryRun", dryRun)
@@ -105,13 +127,13 @@ final class NodeRemoval {
 
   /** Returns why {@code id} cannot be removed now (a target still reports it), or null. */
   private String stillReported(NodeId id) {
-    OptionalLong last = services.telemetry().lastScrapeMillis(id);
-    long now = services.clock().millis();
+    OptionalLong last = telemetry.lastScrapeMillis(id);
+    long now = clock.millis();
     if (last.isEmpty() || now - last.getAsLong() >= QUIET_MILLIS) {
       return null;
     }
     String by =
-        services.targets().targets().stream()
+        targets.targets().stream()
             .filter(t -> t.node().equals(id.value()))
             .map(t -> t.target().url())
             .findFirst()
@@ -127,22 +149,22 @@ final class NodeRemoval {
   /** Removes a node that passed {@link #stillReported} and whose removal is audited. */
   private void remove(NodeId id) {
     try {
-      services.targets().forget(id);
+      targets.forget(id);
     } catch (IllegalStateException reportedAgain) {
       throw ApiProblem.conflict(reportedAgain.getMessage());
     }
-    services.fleet().remove(id);
+    fleet.remove(id);
   }
 
   private void audit(
       RoutingContext ctx, String target, AuditOutcome outcome, Map<String, String> details) {
     try {
-      services
-          .audit()
+      audit
+          .get()
           .append(
               new AuditEvent(
-                  AccessControl.principal(ctx).name(),
-                  AccessControl.source(ctx),
+                  ApiRequest.caller(ctx).name(),
+                  ApiRequest.source(ctx),
                   "node.remove",
                   target,
                   outcome,

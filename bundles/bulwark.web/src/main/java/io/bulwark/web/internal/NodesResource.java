@@ -1,17 +1,23 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.GpuCapacity;
+import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -37,57 +43,62 @@ final class NodesResource {
   private static final int NODE_FINDINGS_LIMIT = 500;
   private static final int MAX_MINUTES = 24 * 60;
 
-  private final AdminServices services;
+  private final HealthService health;
+  private final FleetRepository fleet;
+  private final TelemetryQuery telemetry;
+  private final Clock clock;
 
-  NodesResource(AdminServices services) {
-    this.services = services;
+  NodesResource(
+      HealthService health, FleetRepository fleet, TelemetryQuery telemetry, Clock clock) {
+    this.health = health;
+    this.fleet = fleet;
+    this.telemetry = telemetry;
+    this.clock = clock;
   }
 
   void list(RoutingContext ctx) {
     Map<NodeId, List<Finding>> open =
-        services.health().findings(FindingQuery.open().withLimit(OPEN_FINDINGS_LIMIT)).stream()
+        health.findings(FindingQuery.open().withLimit(OPEN_FINDINGS_LIMIT)).stream()
             .collect(Collectors.groupingBy(Finding::node));
     Map<String, GpuCapacity> capacity = capacityByGpu();
     JsonArray nodes = new JsonArray();
-    for (Node node : services.fleet().nodes()) {
+    for (Node node : fleet.nodes()) {
       JsonObject summary = summary(node, open.getOrDefault(node.id(), List.of()));
       summary.put(
           "gpus", new JsonArray(gpus(node, open.getOrDefault(node.id(), List.of()), capacity)));
       nodes.add(summary);
     }
-    ApiJson.send(ctx, new JsonObject().put("nodes", nodes).put("count", nodes.size()));
+    ApiRequest.json(ctx, new JsonObject().put("nodes", nodes).put("count", nodes.size()));
   }
 
   void detail(RoutingContext ctx) {
     NodeId id = QueryParameters.pathNode(ctx, "node");
     int minutes = QueryParameters.integer(ctx, "minutes", 10, 1, MAX_MINUTES);
     Node node =
-        services
-            .fleet()
+        fleet
             .node(id)
             .orElseThrow(
                 () -> ApiProblem.notFound("No node named '" + id + "' is in the inventory."));
     List<Finding> open =
-        services.health().findings(FindingQuery.open().withNode(id).withLimit(OPEN_FINDINGS_LIMIT));
+        health.findings(FindingQuery.open().withNode(id).withLimit(OPEN_FINDINGS_LIMIT));
     List<Finding> recent =
-        services.health().findings(FindingQuery.all().withNode(id).withLimit(NODE_FINDINGS_LIMIT));
-    long to = services.clock().millis();
+        health.findings(FindingQuery.all().withNode(id).withLimit(NODE_FINDINGS_LIMIT));
+    long to = clock.millis();
     long from = to - minutes * 60_000L;
     Map<Integer, Gpu> reported = reportedByIndex(id);
     List<JsonObject> gpus = gpus(node, open, capacityByGpu());
     for (JsonObject gpu : gpus) {
       int index = gpu.getInteger("index");
       Gpu known = node.gpu(index).orElseGet(() -> reported.get(index));
-      JsonObject telemetry = new JsonObject();
+      JsonObject charts = new JsonObject();
       for (String metric : CHART_METRICS) {
-        telemetry.put(
-            metric, points(services.telemetry().window(SeriesId.of(id, index, metric), from)));
+        charts.put(metric, points(telemetry.window(SeriesId.of(id, index, metric), from)));
       }
-      gpu.put("uuid", known.uuid()).put("model", known.model()).put("telemetry", telemetry);
+      gpu.put("uuid", known.uuid()).put("model", known.model()).put("telemetry", charts);
     }
     JsonArray findings = new JsonArray();
     recent.forEach(f -> findings.add(ApiJson.finding(f)));
-    ApiJson.send(
+    ApiRequest.json(
         ctx,
         new JsonObject()
             .put("node", summary(node, open))
@@ -103,12 +114,12 @@ final class NodesResource {
   }
 
   private JsonObject summary(Node node, List<Finding> open) {
-    OptionalLong lastScrape = services.telemetry().lastScrapeMillis(node.id());
+    OptionalLong lastScrape = telemetry.lastScrapeMillis(node.id());
     return new JsonObject()
         .put("id", node.id().value())
         .put("state", ApiJson.name(node.state()))
         .put("gpusInstalled", node.gpus().size())
-        .put("gpusReporting", services.telemetry().reportedGpus(node.id()).size())
+        .put("gpusReporting", telemetry.reportedGpus(node.id()).size())
         .put("openFindings", open.size())
         .put("worstSeverity", ApiJson.name(GpuHealth.worst(open)))
         .put(
@@ -144,13 +155,13 @@ final class NodesResource {
 
   private Map<Integer, Gpu> reportedByIndex(NodeId id) {
     Map<Integer, Gpu> byIndex = new HashMap<>();
-    services.telemetry().reportedGpus(id).forEach(g -> byIndex.put(g.index(), g));
+    telemetry.reportedGpus(id).forEach(g -> byIndex.put(g.index(), g));
     return byIndex;
   }
 
   private Map<String, GpuCapacity> capacityByGpu() {
     Map<String, GpuCapacity> byGpu = new HashMap<>();
-    OverviewResource.capacity(services)
+    CapacityResource.current(health, clock)
         .gpus()
         .forEach(g -> byGpu.put(g.node().value() + "/" + g.gpu(), g));
     return byGpu;

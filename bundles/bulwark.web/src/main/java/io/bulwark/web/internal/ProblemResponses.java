@@ -2,6 +2,7 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.store.StoreUnavailableException;
+import io.bulwark.web.api.ApiProblem;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;

@@ -3,6 +3,7 @@ package io.bulwark.web.internal;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.FindingState;
+import io.bulwark.web.api.ApiProblem;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Locale;

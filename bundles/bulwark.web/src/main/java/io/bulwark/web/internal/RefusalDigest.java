@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Audits refused requests without letting a client flood the audit log: the first refusal of a
@@ -30,7 +31,7 @@ final class RefusalDigest {
 
   private static final System.Logger LOG = System.getLogger(RefusalDigest.class.getName());
 
-  private final AuditLog audit;
+  private final Supplier<AuditLog> audit;
   private final Clock clock;
   private final Map<Client, Window> windows = new HashMap<>();
   private long others;
@@ -38,7 +39,8 @@ final class RefusalDigest {
   private volatile long lastUnauditedLog = -1;
   private long unaudited;
 
-  RefusalDigest(AuditLog audit, Clock clock) {
+  /** {@code audit} gives the audit log, or throws {@link AuditUnavailableException} if missing. */
+  RefusalDigest(Supplier<AuditLog> audit, Clock clock) {
     this.audit = audit;
     this.clock = clock;
   }
@@ -135,7 +137,7 @@ final class RefusalDigest {
 
   private void record(AuditEvent event) {
     try {
-      audit.append(event);
+      audit.get().append(event);
     } catch (AuditUnavailableException e) {
       long now = clock.millis();
       synchronized (this) {

@@ -5,9 +5,10 @@ import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.AuthenticationException;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Session;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
@@ -29,8 +30,8 @@ final class SessionResource {
   }
 
   void login(RoutingContext ctx) {
-    JsonObject body = body(ctx);
-    String user = text(body, "user", "");
+    JsonObject body = ApiRequest.body(ctx);
+    String user = ApiRequest.text(body, "user", "");
     char[] password = password(body, "password");
     try {
       Session session = accounts.login(user, password, AccessControl.source(ctx));
@@ -43,7 +44,7 @@ final class SessionResource {
                   .setHttpOnly(true)
                   .setSameSite(CookieSameSite.STRICT));
       ctx.response().setStatusCode(201);
-      ApiJson.send(ctx, describe(session).put("csrfToken", session.csrfToken()));
+      ApiRequest.json(ctx, describe(session).put("csrfToken", session.csrfToken()));
     } catch (AuthenticationException e) {
       throw ApiProblem.unauthenticated(e.getMessage());
     } catch (AuditUnavailableException e) {
@@ -57,7 +58,7 @@ final class SessionResource {
   void current(RoutingContext ctx) {
     Session session = AccessControl.session(ctx);
     Principal p = AccessControl.principal(ctx);
-    ApiJson.send(
+    ApiRequest.json(
         ctx,
         session != null
             ? describe(session).put("csrfToken", session.csrfToken())
@@ -89,7 +90,7 @@ final class SessionResource {
     if (session == null) {
       throw ApiProblem.forbidden("API tokens have no password; log in as the user");
     }
-    JsonObject body = body(ctx);
+    JsonObject body = ApiRequest.body(ctx);
     char[] current = password(body, "current");
     char[] next = password(body, "next");
     try {
@@ -115,33 +116,6 @@ final class SessionResource {
         .put("role", s.role().name().toLowerCase(java.util.Locale.ROOT))
         .put("kind", "session")
         .put("mustChangePassword", s.mustChangePassword());
-  }
-
-  static JsonObject body(RoutingContext ctx) {
-    try {
-      JsonObject body = ctx.body() == null ? null : ctx.body().asJsonObject();
-      if (body == null) {
-        throw ApiProblem.invalidBody("send a JSON object");
-      }
-      return body;
-    } catch (DecodeException | ClassCastException e) {
-      throw ApiProblem.invalidBody("the body is not a JSON object");
-    }
-  }
-
-  /**
-   * Returns the string {@code field} of a request body, {@code fallback} when absent; any other
-   * JSON type is a 400 naming the field, not a 500.
-   */
-  static String text(JsonObject body, String field, String fallback) {
-    Object value = body.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    if (!(value instanceof String s)) {
-      throw ApiProblem.invalidBody("'" + field + "' must be a string");
-    }
-    return s;
   }
 
   private static char[] password(JsonObject body, String field) {

@@ -6,6 +6,8 @@ import io.bulwark.api.security.ApiToken;
 import io.bulwark.api.security.IssuedToken;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.TokenRepository;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -44,18 +46,18 @@ final class TokensResource {
               .put("expiresAt", t.expiresAt().toString())
               .put("state", t.revoked() ? "revoked" : t.validAt(now) ? "active" : "expired"));
     }
-    ApiJson.send(ctx, new JsonObject().put("tokens", out));
+    ApiRequest.json(ctx, new JsonObject().put("tokens", out));
   }
 
   void create(RoutingContext ctx) {
-    JsonObject body = SessionResource.body(ctx);
-    String name = SessionResource.text(body, "name", "");
+    JsonObject body = ApiRequest.body(ctx);
+    String name = ApiRequest.text(body, "name", "");
     if (name.isBlank() || name.length() > 64) {
       throw ApiProblem.invalidBody("'name' must be 1 to 64 characters");
     }
     Role role;
     try {
-      role = Role.valueOf(SessionResource.text(body, "role", "").toUpperCase(Locale.ROOT));
+      role = Role.valueOf(ApiRequest.text(body, "role", "").toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw ApiProblem.invalidBody("'role' must be admin, operator or auditor");
     }
@@ -66,13 +68,13 @@ final class TokensResource {
     try {
       IssuedToken issued =
           accounts.createToken(
-              AccessControl.principal(ctx).name(),
+              ApiRequest.caller(ctx).name(),
               name,
               role,
               Duration.ofDays(n.intValue()),
-              AccessControl.source(ctx));
+              ApiRequest.source(ctx));
       ctx.response().setStatusCode(201);
-      ApiJson.send(
+      ApiRequest.json(
           ctx,
           new JsonObject()
               .put("id", issued.stored().id())
@@ -89,7 +91,7 @@ final class TokensResource {
     try {
       boolean revoked =
           accounts.revokeToken(
-              AccessControl.principal(ctx).name(), ctx.pathParam("id"), AccessControl.source(ctx));
+              ApiRequest.caller(ctx).name(), ctx.pathParam("id"), ApiRequest.source(ctx));
       if (!revoked) {
         throw ApiProblem.notFound("no token with id " + ctx.pathParam("id"));
       }

@@ -1,41 +1,44 @@
 package io.bulwark.web.internal;
 
-import io.bulwark.api.audit.AuditExport;
 import io.bulwark.api.audit.AuditLog;
-import io.bulwark.api.fleet.FleetRepository;
-import io.bulwark.api.health.Finding;
-import io.bulwark.api.health.HealthService;
+import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.AdminTls;
-import io.bulwark.api.security.CryptoModule;
-import io.bulwark.api.security.SecretStore;
-import io.bulwark.api.security.TokenRepository;
-import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.system.ConnectionLimits;
 import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.system.ListenerGuard;
-import io.bulwark.api.telemetry.TelemetryQuery;
-import io.bulwark.api.telemetry.TelemetryTargets;
+import io.bulwark.web.api.EventTopic;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.osgi.framework.BundleContext;
+import java.util.function.Supplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The admin plane: the operator's web UI and its JSON API, served by Vert.x Web on the shared
- * Vert.x instance. Finding changes reach the open browsers through the event stream, fed by {@link
- * FindingFeed}. Listens when activated and stops listening when deactivated.
+ * The admin plane: the HTTPS listener of the operator's web UI and its JSON API, with what every
+ * request goes through (connection limits and deadlines, authentication and sessions, role checks,
+ * security headers, problem answers, the login gate) and the server-sent event hub. Everything else
+ * is contributed: routes, pages and event topics come from {@link Contributions} and the router is
+ * rebuilt whenever one comes or goes. The listener needs only the shared Vert.x, the accounts and
+ * the TLS identity, so that updating any other bundle (the store, the audit log, a plugin) never
+ * closes it nor ends a session: the routes that need the missing bundle answer 503 meanwhile.
+ * Listens when activated and stops listening when deactivated.
  */
 @Component(
     service = WebServer.class,
@@ -43,26 +46,40 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPid = WebServer.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE)
 @Designate(ocd = WebConfig.class)
-public final class WebServer {
+public final class WebServer implements Contributions.Listener {
   /** The configuration PID. */
   public static final String PID = "io.bulwark.web";
 
   private static final Logger LOG = System.getLogger(WebServer.class.getName());
   private static final long START_TIMEOUT_SECONDS = 30;
   private static final long STOP_TIMEOUT_SECONDS = 10;
-
-  private final EventStream events;
-  private final FindingFeed feed;
-  private final java.util.function.Consumer<Finding> feedSubscriber = this::findingChanged;
   private static final long REFUSAL_FLUSH_MILLIS = 5_000;
 
+  /**
+   * What the plane itself needs: the accounts (authentication, sessions), the subsystems' reports
+   * (for {@code /metrics}), the notice banner, the clock, and the audit log for refused requests
+   * (which throws while it is missing).
+   */
+  record Core(
+      Accounts accounts,
+      SubsystemChecks subsystems,
+      String banner,
+      Clock clock,
+      Supplier<AuditLog> audit) {}
+
+  private final ServiceSlot<AuditLog> audit =
+      new ServiceSlot<>(() -> new AuditUnavailableException("the audit log is not running", null));
   private final Vertx vertx;
+  private final Contributions contributions;
+  private final EventHub events;
   private final RequestDeadlines deadlines;
   private final RefusalDigest refusals;
   private final LoginGate logins;
-  private final long refusalTimer;
+  private final AdminRouter routes;
+  private volatile Router router;
   private final HttpServer server;
   private final ListenerGuard guard;
+  private final long refusalTimer;
   private final String url;
 
   /**
@@ -74,50 +91,21 @@ public final class WebServer {
   @Activate
   public WebServer(
       @Reference Vertx vertx,
-      @Reference HealthService health,
-      @Reference FleetRepository fleet,
-      @Reference TelemetryQuery telemetry,
-      @Reference TelemetryTargets targets,
-      @Reference FindingFeed feed,
-      @Reference SubsystemChecks subsystems,
-      @Reference CryptoModule crypto,
-      @Reference SecretStore secrets,
-      @Reference AdminTls tls,
       @Reference Accounts accounts,
-      @Reference AuditLog audit,
-      @Reference AuditExport auditExport,
-      @Reference UserRepository users,
-      @Reference TokenRepository tokens,
+      @Reference AdminTls tls,
       @Reference InboundConnections inbound,
-      BundleContext context,
+      @Reference SubsystemChecks subsystems,
+      @Reference Contributions contributions,
       WebConfig config) {
     this(
         vertx,
-        new AdminServices(
-            health,
-            fleet,
-            telemetry,
-            targets,
-            BundleInventory.of(context),
-            new SecurityPosture(crypto::status, secrets::sealedToTpm),
-            accounts,
-            audit,
-            auditExport,
-            users,
-            tokens,
-            tls,
-            config.banner(),
-            new GpuHourPrice(config.gpuHourPrice(), config.currency()),
-            subsystems,
-            Clock.systemUTC()),
+        accounts,
+        subsystems,
+        config.banner(),
         Listener.https(WebOptions.from(config), ConnectionOptions.from(config), quietTls(tls)),
-        EventStream.Timing.STANDARD,
-        feed,
+        contributions,
+        EventHub.HEARTBEAT,
         inbound);
-  }
-
-  WebServer(Vertx vertx, AdminServices services, Listener listener, EventStream.Timing timing) {
-    this(vertx, services, listener, timing, new FindingFeed(), null);
   }
 
   /**
@@ -126,24 +114,35 @@ public final class WebServer {
    */
   WebServer(
       Vertx vertx,
-      AdminServices services,
+      Accounts accounts,
+      SubsystemChecks subsystems,
+      String banner,
       Listener listener,
-      EventStream.Timing timing,
-      FindingFeed feed,
+      Contributions contributions,
+      Duration heartbeat,
       InboundConnections inbound) {
-    this.events = new EventStream(vertx, services, timing, EventStream.MAX_PENDING_FRAMES);
-    this.feed = feed;
-    this.deadlines = new RequestDeadlines(vertx, listener.limits());
     this.vertx = vertx;
-    this.refusals = new RefusalDigest(services.audit(), services.clock());
-    this.logins = new LoginGate(vertx, services.clock());
+    this.contributions = contributions;
+    Clock clock = Clock.systemUTC();
+    this.events = new EventHub(vertx, heartbeat, EventHub.MAX_PENDING_FRAMES);
+    this.deadlines = new RequestDeadlines(vertx, listener.limits());
+    this.refusals = new RefusalDigest(audit, clock);
+    this.logins = new LoginGate(vertx, clock);
+    this.routes =
+        new AdminRouter(
+            vertx,
+            new Core(accounts, subsystems, banner, clock, audit),
+            contributions,
+            events,
+            deadlines,
+            refusals,
+            logins);
+    this.router = routes.build();
     HttpServer created =
         vertx
             .createHttpServer(listener.serverOptions())
             .connectionHandler(deadlines::connected)
-            .requestHandler(
-                AdminRouter.requiringHost(
-                    AdminRouter.create(vertx, services, events, deadlines, refusals, logins)));
+            .requestHandler(AdminRouter.requiringHost(request -> router.handle(request)));
     try {
       this.server =
           created
@@ -181,6 +180,9 @@ public final class WebServer {
                 server.actualPort(),
                 new ConnectionLimits(limits.maxConnections(), limits.maxPerAddress()));
     events.start();
+    contributions.listen(this);
+    // A contribution that came while the first router was being built.
+    this.router = routes.build();
     this.refusalTimer =
         vertx.setPeriodic(
             REFUSAL_FLUSH_MILLIS,
@@ -191,7 +193,6 @@ public final class WebServer {
                       return null;
                     },
                     false));
-    feed.subscribe(feedSubscriber);
     LOG.log(Level.INFO, "Bulwark UI at " + url + " (bound to " + listener.bindAddress() + ")");
   }
 
@@ -210,10 +211,44 @@ public final class WebServer {
     return tls;
   }
 
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindAudit")
+  void bindAudit(AuditLog log) {
+    audit.set(log);
+  }
+
+  void unbindAudit(AuditLog log) {
+    audit.clear(log);
+  }
+
+  /** Sets the audit log of refused requests (tests). */
+  WebServer withAudit(AuditLog log) {
+    audit.set(log);
+    return this;
+  }
+
+  @Override
+  public void routesChanged() {
+    router = routes.build();
+  }
+
+  @Override
+  public void topicAdded(EventTopic topic) {
+    events.open(topic);
+  }
+
+  @Override
+  public void topicRemoved(EventTopic topic) {
+    events.close(topic);
+  }
+
   /** Stops the event stream and the listener. */
   @Deactivate
   void stop() {
-    feed.unsubscribe(feedSubscriber);
+    contributions.unlisten(this);
     events.stop();
     vertx.cancelTimer(refusalTimer);
     refusals.flushAll();
@@ -241,11 +276,6 @@ public final class WebServer {
     LOG.log(Level.INFO, "Bulwark UI at " + url + " stopped");
   }
 
-  /** Sends a finding change to every open event stream. */
-  void findingChanged(Finding finding) {
-    events.publishFinding(finding);
-  }
-
   /** Returns the TCP port actually bound (useful when configured with port 0). */
   public int port() {
     return server.actualPort();
@@ -254,6 +284,11 @@ public final class WebServer {
   /** Returns the URL the log gave for the UI. */
   public String url() {
     return url;
+  }
+
+  /** Returns every route the router serves now, with its roles. */
+  List<AdminRouter.RouteInfo> routeTable() {
+    return routes.table();
   }
 
   /** Returns the digest that audits refused requests. */

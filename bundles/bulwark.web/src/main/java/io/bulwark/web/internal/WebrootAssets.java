@@ -12,14 +12,16 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * Serves the UI's files from {@code webroot/} inside this bundle, read through the bundle's own
- * class loader: this works the same inside an OSGi framework (bundle: URLs) and on a plain class
- * path, where Vert.x's StaticHandler would depend on the thread context class loader and a file
- * cache on disk. Only names made of safe characters with a known file type are served; each file is
- * read once and kept in memory.
+ * Serves UI files: this bundle's {@code webroot/}, read through its own class loader (the same
+ * inside an OSGi framework, with bundle: URLs, and on a plain class path, where Vert.x's
+ * StaticHandler would depend on the thread context class loader and a file cache on disk), and the
+ * folder a page contributor names in its own bundle. Only names made of safe characters with a
+ * known file type are served, never anything outside the folder; each file is read once and kept in
+ * memory.
  */
 final class WebrootAssets implements Handler<RoutingContext> {
   static final String ROOT = "webroot/";
@@ -42,17 +44,32 @@ final class WebrootAssets implements Handler<RoutingContext> {
   /** One file of the UI, as sent. */
   private record Asset(Buffer body, String contentType, String etag) {}
 
-  private final ClassLoader loader;
+  private final Function<String, URL> files;
+  private final String prefix;
   private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
+  /** Serves {@code webroot/} of {@code loader} at the root path. */
   WebrootAssets(ClassLoader loader) {
-    this.loader = loader;
+    this(name -> loader.getResource(ROOT + name), "/");
+  }
+
+  /**
+   * Serves the files {@code files} finds by name (a relative path) under the URL path {@code
+   * prefix}, which ends with '/'.
+   */
+  WebrootAssets(Function<String, URL> files, String prefix) {
+    this.files = files;
+    this.prefix = prefix;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
     String path = ctx.normalizedPath();
-    String name = path.equals("/") ? "index.html" : path.substring(1);
+    if (!path.startsWith(prefix)) {
+      ctx.fail(404);
+      return;
+    }
+    String name = path.equals("/") ? "index.html" : path.substring(prefix.length());
     String type = contentType(name);
     if (type == null || !SAFE_NAME.matcher(name).matches()) {
       ctx.fail(404);
@@ -85,7 +102,7 @@ final class WebrootAssets implements Handler<RoutingContext> {
   }
 
   private Asset load(String name, String type) throws IOException {
-    URL url = loader.getResource(ROOT + name);
+    URL url = files.apply(name);
     if (url == null) {
       return null;
     }

@@ -186,24 +186,72 @@ final class FleetFixture {
     }
   }
 
-  AdminServices services() {
-    return new AdminServices(
-        health,
-        fleet,
-        telemetry,
-        telemetry,
-        BundleInventory.of(TestFramework.context(bundles)),
-        new SecurityPosture(
-            () -> new CryptoModuleStatus("BouncyCastle FIPS", "2.1.0", true, true), () -> false),
-        accounts,
-        audit,
-        export,
-        users,
-        tokens,
-        tls,
-        "Authorized use only.",
-        new GpuHourPrice(2.5, "USD"),
-        subsystems,
-        java.time.Clock.systemUTC());
+  final FindingTopic findings = new FindingTopic();
+
+  /** The contributions of the plane {@link #start} started last. */
+  Contributions contributions;
+
+  /** The audit routes among them. */
+  AuditRoutes auditRoutes;
+
+  /** Returns the admin plane's contributions built on this fixture: every route, page and topic. */
+  Contributions contributions(io.vertx.core.Vertx vertx, java.time.Duration capacityEvery) {
+    java.time.Clock clock = java.time.Clock.systemUTC();
+    Contributions c = new Contributions();
+    FleetRoutes fleetRoutes =
+        new FleetRoutes(health, fleet, telemetry, telemetry, new GpuHourPrice(2.5, "USD"), clock);
+    fleetRoutes.bindAudit(audit);
+    c.addRoutes(fleetRoutes);
+    c.addRoutes(
+        new SystemRoutes(
+                new SecurityPosture(
+                    () -> new CryptoModuleStatus("BouncyCastle FIPS", "2.1.0", true, true),
+                    () -> false),
+                subsystems,
+                BundleInventory.of(TestFramework.context(bundles)),
+                clock)
+            .withHealth(health));
+    c.addRoutes(new AccountRoutes(accounts, users, tokens, clock));
+    TlsRoutes tlsRoutes = new TlsRoutes(tls);
+    tlsRoutes.bindAudit(audit);
+    c.addRoutes(tlsRoutes);
+    auditRoutes = new AuditRoutes(audit, export);
+    c.addRoutes(auditRoutes);
+    ClassLoader loader = FleetFixture.class.getClassLoader();
+    c.addPages(
+        new CorePages(),
+        "/ui/bulwark.web/",
+        name -> loader.getResource(CorePages.RESOURCE_ROOT.substring(1) + "/" + name));
+    c.addTopic(findings);
+    c.addTopic(new CapacityTopic(vertx, health, capacityEvery, clock));
+    return c;
+  }
+
+  /** Starts the admin plane on plain HTTP with every contribution of this fixture. */
+  WebServer start(io.vertx.core.Vertx vertx) {
+    return start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
+  }
+
+  /** Starts the admin plane with {@code listener} and every contribution of this fixture. */
+  WebServer start(io.vertx.core.Vertx vertx, Listener listener) {
+    return start(vertx, listener, EventHub.HEARTBEAT, CapacityTopic.EVERY);
+  }
+
+  /** Starts the admin plane with the event timings of a test. */
+  WebServer start(
+      io.vertx.core.Vertx vertx,
+      Listener listener,
+      java.time.Duration heartbeat,
+      java.time.Duration capacityEvery) {
+    return new WebServer(
+            vertx,
+            accounts,
+            subsystems,
+            "Authorized use only.",
+            listener,
+            contributions = contributions(vertx, capacityEvery),
+            heartbeat,
+            null)
+        .withAudit(audit);
   }
 }

@@ -38,12 +38,7 @@ class NodeRemovalTest {
       fixture.telemetry.scrapedAt(junk, hourAgo.toEpochMilli());
     }
     vertx = Vertx.vertx();
-    server =
-        new WebServer(
-            vertx,
-            fixture.services(),
-            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-            EventStream.Timing.STANDARD);
+    server = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
     admin = new ApiClient(server.port());
   }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class RefusalDigestTest {
   private final RecordingAuditLog audit = new RecordingAuditLog();
   private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
-  private final RefusalDigest digest = new RefusalDigest(audit, clock);
+  private final RefusalDigest digest = new RefusalDigest(() -> audit, clock);
 
   @Test
   void oneClientsFloodIsOneRecordAtOnceAndOneWithTheCountWhenTheMinuteEnds() {

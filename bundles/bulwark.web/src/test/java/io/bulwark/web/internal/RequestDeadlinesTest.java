@@ -33,12 +33,7 @@ class RequestDeadlinesTest {
   @BeforeAll
   void start() {
     vertx = Vertx.vertx();
-    server =
-        new WebServer(
-            vertx,
-            fixture.services(),
-            Listener.plainHttp(new WebOptions("127.0.0.1", 0), ONE_SECOND),
-            EventStream.Timing.STANDARD);
+    server = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0), ONE_SECOND));
   }
 
   @AfterAll

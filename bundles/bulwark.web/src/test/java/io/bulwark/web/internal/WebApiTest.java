@@ -29,12 +29,7 @@ class WebApiTest {
   @BeforeAll
   void start() {
     vertx = Vertx.vertx();
-    server =
-        new WebServer(
-            vertx,
-            fixture.services(),
-            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-            EventStream.Timing.STANDARD);
+    server = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
     api = new ApiClient(server.port());
   }
 

@@ -67,20 +67,12 @@ class WebOptionsTest {
   void aBusyPortFailsActivationWithAHint() {
     FleetFixture fixture = new FleetFixture();
     Vertx vertx = Vertx.vertx();
-    WebServer first =
-        new WebServer(
-            vertx,
-            fixture.services(),
-            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-            EventStream.Timing.STANDARD);
+    WebServer first = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
     try {
       assertThatThrownBy(
               () ->
-                  new WebServer(
-                      vertx,
-                      fixture.services(),
-                      Listener.plainHttp(new WebOptions("127.0.0.1", first.port())),
-                      EventStream.Timing.STANDARD))
+                  fixture.start(
+                      vertx, Listener.plainHttp(new WebOptions("127.0.0.1", first.port()))))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(String.valueOf(first.port()))
           .hasMessageContaining("httpsPort");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.ext.web.Router;
 import java.io.OutputStream;
 import java.net.URL;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebrootAssetsTest {
   private static final Pattern IMPORT =
-      Pattern.compile("(?m)^import .* from '\\./([a-z-]+\\.js)';$");
+      Pattern.compile("(?m)^import .* from '(/js/[a-z-]+\\.js)';$");
 
   private final FleetFixture fixture = new FleetFixture();
   private Vertx vertx;
@@ -45,12 +46,7 @@ class WebrootAssetsTest {
   @BeforeAll
   void start() {
     vertx = Vertx.vertx();
-    server =
-        new WebServer(
-            vertx,
-            fixture.services(),
-            Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-            EventStream.Timing.STANDARD);
+    server = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
     client = new ApiClient(server.port());
   }
 
@@ -67,7 +63,7 @@ class WebrootAssetsTest {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
     assertThat(response.body())
-        .contains("<script type=\"module\" src=\"js/app.js\"></script>", "id=\"view\"");
+        .contains("<script type=\"module\" src=\"/js/app.js\"></script>", "id=\"view\"");
     assertThat(client.get("/index.html").body()).isEqualTo(response.body());
   }
 
@@ -82,13 +78,17 @@ class WebrootAssetsTest {
   void everyModuleTheAppImportsIsServed() {
     Set<String> seen = new HashSet<>();
     Deque<String> todo = new ArrayDeque<>();
-    todo.add("app.js");
+    todo.add("/js/app.js");
+    JsonArray pages = client.json("/api/v1/ui/pages").getJsonArray("pages");
+    for (int i = 0; i < pages.size(); i++) {
+      todo.add(pages.getJsonObject(i).getString("module"));
+    }
     while (!todo.isEmpty() && seen.size() < 50) {
       String module = todo.poll();
       if (!seen.add(module)) {
         continue;
       }
-      HttpResponse<String> response = client.get("/js/" + module);
+      HttpResponse<String> response = client.get(module);
       assertThat(response.statusCode()).as(module).isEqualTo(200);
       Matcher m = IMPORT.matcher(response.body());
       while (m.find()) {
@@ -97,19 +97,19 @@ class WebrootAssetsTest {
     }
     assertThat(seen)
         .contains(
-            "app.js",
-            "api.js",
-            "dom.js",
-            "fleet.js",
-            "node.js",
-            "findings.js",
-            "chart.js",
-            "problems.js",
-            "users.js",
-            "tokens.js",
-            "tls.js",
-            "audit.js",
-            "capacity.js");
+            "/js/app.js",
+            "/js/api.js",
+            "/js/dom.js",
+            "/ui/bulwark.web/fleet.js",
+            "/ui/bulwark.web/node.js",
+            "/ui/bulwark.web/findings.js",
+            "/js/chart.js",
+            "/js/problems.js",
+            "/ui/bulwark.web/users.js",
+            "/ui/bulwark.web/tokens.js",
+            "/ui/bulwark.web/tls.js",
+            "/ui/bulwark.web/audit.js",
+            "/js/capacity.js");
   }
 
   @Test

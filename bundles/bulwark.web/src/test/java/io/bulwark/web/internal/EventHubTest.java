@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * The server-sent event stream: finding events, capacity events, heartbeats, disconnects and slow
  * clients.
  */
-class EventStreamTest {
+class EventHubTest {
   private static final Duration WAIT = Duration.ofSeconds(5);
 
   private final FleetFixture fixture = new FleetFixture();
@@ -37,11 +37,11 @@ class EventStreamTest {
   void start() {
     vertx = Vertx.vertx();
     server =
-        new WebServer(
+        fixture.start(
             vertx,
-            fixture.services(),
             Listener.plainHttp(new WebOptions("127.0.0.1", 0)),
-            new EventStream.Timing(Duration.ofMillis(300), Duration.ofMillis(200)));
+            Duration.ofMillis(200),
+            Duration.ofMillis(300));
     client = new ApiClient(server.port());
   }
 
@@ -70,7 +70,7 @@ class EventStreamTest {
               "2 uncorrectable ECC errors",
               "Replace GPU 1.");
 
-      server.findingChanged(changed);
+      fixture.findings.findingChanged(changed);
 
       EventReader.Event event = events.next("finding", WAIT);
       assertThat(event).isNotNull();
@@ -129,7 +129,7 @@ class EventStreamTest {
       int sent = 0;
       while (server.eventClients() == 2 && sent < 5_000) {
         for (int i = 0; i < 5; i++) {
-          server.findingChanged(big);
+          fixture.findings.findingChanged(big);
         }
         sent += 5;
         Thread.sleep(10);
