@@ -80,10 +80,11 @@ class HotSwapTest {
     assertThat(bundleIfPresent(DETECTORS)).isNull();
 
     // when an updated version is installed from its jar
-    Bundle updated =
-        context.installBundle(
-            "bulwark-updated:" + DETECTORS,
-            new ByteArrayInputStream(withVersion(original, "0.1.1.hotswap")));
+    java.nio.file.Path jar = java.nio.file.Files.createTempFile("bulwark-updated-", ".jar");
+    java.nio.file.Files.write(jar, withVersion(original, "0.1.1.hotswap"));
+    // Installed through the framework's own context: the test's context would uninstall it after
+    // the test, and the appliance must keep its detectors for the tests that follow.
+    Bundle updated = context.getBundle(0).getBundleContext().installBundle(jar.toUri().toString());
     updated.start();
 
     // then it takes part again
@@ -130,7 +131,7 @@ class HotSwapTest {
         .orElse(null);
   }
 
-  private static byte[] read(Bundle bundle) throws IOException {
+  static byte[] read(Bundle bundle) throws IOException {
     String location = bundle.getLocation().replaceFirst("^reference:", "");
     try (InputStream in =
         URI.create(location.contains(":") ? location : "file:" + location).toURL().openStream()) {

@@ -6,6 +6,7 @@ import io.bulwark.api.security.IssuedToken;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.security.TokenRepository;
+import io.bulwark.api.store.StoreUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,6 +34,7 @@ final class ApiTokens {
   private static final int SECRET_BYTES = 32;
   private static final int LONGEST_NAME = 64;
   private static final int LONGEST_TOKEN = 128;
+  private static final int RECENT_TOKENS = 1024;
   private static final Pattern ID = Pattern.compile("[0-9a-f]{" + (2 * ID_BYTES) + "}");
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
@@ -41,6 +44,18 @@ final class ApiTokens {
   private final SecureRandom random;
   private final Clock clock;
   private final Duration maxValidity;
+
+  /**
+   * Tokens that authenticated lately, by id, to recognise them while the store is not there (its
+   * bundle being updated); a token revoked through this component is dropped from it at once.
+   */
+  private final Map<String, ApiToken> recent =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ApiToken> eldest) {
+          return size() > RECENT_TOKENS;
+        }
+      };
 
   ApiTokens(
       TokenRepository tokens,
@@ -107,7 +122,7 @@ final class ApiTokens {
       return Optional.empty();
     }
     byte[] presented = pepper.hash(secret).getBytes(StandardCharsets.US_ASCII);
-    Optional<ApiToken> stored = tokens.token(id);
+    Optional<ApiToken> stored = lookUp(id);
     byte[] expected =
         stored.map(t -> t.secretHash().getBytes(StandardCharsets.US_ASCII)).orElse(new byte[0]);
     boolean matches = MessageDigest.isEqual(presented, expected);
@@ -134,6 +149,7 @@ final class ApiTokens {
             AuditOutcome.SUCCESS,
             Map.of("name", t.name(), "reason", reason));
         tokens.save(revoked(t));
+        forget(t.id());
         revoked++;
       }
     }
@@ -152,6 +168,41 @@ final class ApiTokens {
         true);
   }
 
+  /**
+   * Returns the stored token, or while the store refuses (its bundle is being updated) the one
+   * remembered from a recent authentication.
+   *
+   * @throws StoreUnavailableException if the store refuses and the token is not remembered
+   */
+  private Optional<ApiToken> lookUp(String id) {
+    try {
+      Optional<ApiToken> stored = tokens.token(id);
+      synchronized (recent) {
+        if (stored.isPresent() && stored.get().validAt(clock.instant())) {
+          recent.put(id, stored.get());
+        } else {
+          recent.remove(id);
+        }
+      }
+      return stored;
+    } catch (StoreUnavailableException e) {
+      ApiToken remembered;
+      synchronized (recent) {
+        remembered = recent.get(id);
+      }
+      if (remembered == null) {
+        throw e;
+      }
+      return Optional.of(remembered);
+    }
+  }
+
+  private void forget(String id) {
+    synchronized (recent) {
+      recent.remove(id);
+    }
+  }
+
   boolean revoke(String actor, String id, String source) {
     Optional<ApiToken> stored = id == null ? Optional.empty() : tokens.token(id);
     if (stored.isEmpty()) {
@@ -166,6 +217,7 @@ final class ApiTokens {
         AuditOutcome.SUCCESS,
         Map.of("name", t.name(), "alreadyRevoked", String.valueOf(t.revoked())));
     tokens.save(revoked(t));
+    forget(t.id());
     return true;
   }
 

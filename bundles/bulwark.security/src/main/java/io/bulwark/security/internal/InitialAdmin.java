@@ -1,9 +1,14 @@
 package io.bulwark.security.internal;
 
-import io.bulwark.api.security.Accounts;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.security.CryptoModule;
+import io.bulwark.api.security.PasswordHasher;
+import io.bulwark.api.security.UserRepository;
 import java.lang.System.Logger.Level;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -21,12 +26,29 @@ public final class InitialAdmin {
   static final String VARIABLE = "BULWARK_ADMIN_PASSWORD";
   private static final System.Logger LOG = System.getLogger(InitialAdmin.class.getName());
 
+  /**
+   * Runs once the user repository and the audit log are there, with them (not through the accounts,
+   * which bind them dynamically and may not have them yet). Activated again after the store or the
+   * audit bundle is updated, when it finds the administrator there and does nothing.
+   */
   @Activate
-  public InitialAdmin(@Reference Accounts accounts) {
+  public InitialAdmin(
+      @Reference UserRepository users,
+      @Reference AuditLog audit,
+      @Reference PasswordHasher hasher,
+      @Reference CryptoModule crypto) {
     String installer = System.getenv(VARIABLE);
     char[] given = installer == null || installer.isEmpty() ? null : installer.toCharArray();
+    FirstAdministrator first =
+        new FirstAdministrator(
+            users,
+            hasher,
+            new AuditTrail(audit),
+            crypto.random(),
+            Clock.systemUTC(),
+            new ReentrantLock());
     try {
-      Optional<char[]> generated = accounts.bootstrapAdmin(Optional.ofNullable(given));
+      Optional<char[]> generated = first.create(Optional.ofNullable(given));
       generated.ifPresent(InitialAdmin::showOnce);
       if (generated.isEmpty() && given != null) {
         LOG.log(Level.INFO, "Initial administrator 'admin' uses the password from " + VARIABLE);

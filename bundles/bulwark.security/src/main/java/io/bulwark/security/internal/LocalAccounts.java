@@ -2,6 +2,7 @@ package io.bulwark.security.internal;
 
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.IssuedToken;
@@ -14,6 +15,7 @@ import io.bulwark.api.security.Session;
 import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
+import io.bulwark.api.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,13 +27,18 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The appliance's local accounts on top of the store's user and token repositories: passwords and
  * lockout checked by {@link PasswordCheck}, sessions kept in a {@link SessionTable}, API tokens
  * handled by {@link ApiTokens}, and every change recorded by the {@link AuditTrail} before it takes
- * effect.
+ * effect. The repositories and the audit log are bound dynamically, so that updating the store or
+ * the audit bundle ends no session: meanwhile what needs them is refused as the store or the audit
+ * log refuses (503), and tokens already used are recognised from memory.
  */
 @Component(
     service = Accounts.class,
@@ -54,6 +61,7 @@ public final class LocalAccounts implements Accounts {
   private final ApiTokens tokens;
   private final SourceLockouts sources;
   private final ReentrantLock accountsLock = new ReentrantLock();
+  private Bindings bindings;
 
   /**
    * Reads the configuration.
@@ -62,23 +70,113 @@ public final class LocalAccounts implements Accounts {
    */
   @Activate
   public LocalAccounts(
-      @Reference UserRepository users,
-      @Reference TokenRepository tokens,
       @Reference PasswordHasher hasher,
       @Reference SecretStore secrets,
-      @Reference AuditLog audit,
       @Reference CryptoModule crypto,
       AccountsConfig config) {
     this(
-        users,
-        tokens,
+        new Bindings(),
         hasher,
         secrets,
-        audit,
         crypto,
         AccountsOptions.from(config),
         Clock.systemUTC(),
         dummyHash(hasher, crypto));
+  }
+
+  private LocalAccounts(
+      Bindings bindings,
+      PasswordHasher hasher,
+      SecretStore secrets,
+      CryptoModule crypto,
+      AccountsOptions options,
+      Clock clock,
+      String dummyHash) {
+    this(
+        bindings.users.proxy(),
+        bindings.tokens.proxy(),
+        hasher,
+        secrets,
+        bindings.audit.proxy(),
+        crypto,
+        options,
+        clock,
+        dummyHash);
+    this.bindings = bindings;
+  }
+
+  /**
+   * Returns accounts whose repositories and audit log are bound later, through the bind methods, as
+   * the framework binds them.
+   */
+  static LocalAccounts unbound(
+      PasswordHasher hasher,
+      SecretStore secrets,
+      CryptoModule crypto,
+      AccountsOptions options,
+      Clock clock,
+      String dummyHash) {
+    return new LocalAccounts(new Bindings(), hasher, secrets, crypto, options, clock, dummyHash);
+  }
+
+  /** The services bound dynamically, behind the stand-ins the parts of this component hold. */
+  private static final class Bindings {
+    final ServiceProxy<UserRepository> users =
+        ServiceProxy.of(UserRepository.class, LocalAccounts::storeMissing);
+    final ServiceProxy<TokenRepository> tokens =
+        ServiceProxy.of(TokenRepository.class, LocalAccounts::storeMissing);
+    final ServiceProxy<AuditLog> audit =
+        ServiceProxy.of(
+            AuditLog.class,
+            () ->
+                new AuditUnavailableException(
+                    "the audit log is not running (its bundle is being updated or stopped)", null));
+  }
+
+  private static StoreUnavailableException storeMissing() {
+    return new StoreUnavailableException(
+        "the store is not running (its bundle is being updated or stopped); nothing was changed,"
+            + " retry in a few seconds",
+        null);
+  }
+
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindUsers")
+  void bindUsers(UserRepository repository) {
+    bindings.users.bind(repository);
+  }
+
+  void unbindUsers(UserRepository repository) {
+    bindings.users.unbind(repository);
+  }
+
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindTokens")
+  void bindTokens(TokenRepository repository) {
+    bindings.tokens.bind(repository);
+  }
+
+  void unbindTokens(TokenRepository repository) {
+    bindings.tokens.unbind(repository);
+  }
+
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindAudit")
+  void bindAudit(AuditLog log) {
+    bindings.audit.bind(log);
+  }
+
+  void unbindAudit(AuditLog log) {
+    bindings.audit.unbind(log);
   }
 
   LocalAccounts(

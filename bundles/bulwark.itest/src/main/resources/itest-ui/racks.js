@@ -1,0 +1,5 @@
+// A page contributed by the in-framework tests.
+export function mount(view) {
+  view.textContent = 'racks';
+  return { refresh() {}, unmount() {} };
+}
