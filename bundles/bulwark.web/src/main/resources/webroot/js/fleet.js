@@ -55,7 +55,7 @@ export function mount(root) {
       replace(grid, h('p', { class: 'muted' }, 'No nodes in the inventory yet. Check the telemetry targets on the System page.'));
       return;
     }
-    replace(grid, nodes.map((node) => h('div', { class: 'grid-row', role: 'row', data: { node: node.id, state: node.state } },
+    replace(grid, nodes.map((node) => h('div', { class: 'grid-row', role: 'row', data: { node: node.id } },
       h('a', { class: 'grid-node mono', href: `#/nodes/${encodeURIComponent(node.id)}`, role: 'rowheader' }, node.id),
       h('span', { class: `grid-meta sev-text-${node.worstSeverity || 'none'}` },
         `${node.gpusReporting}/${node.gpusInstalled} GPUs · ${node.openFindings} open`),

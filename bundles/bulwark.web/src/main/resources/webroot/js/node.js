@@ -41,7 +41,6 @@ export function mount(root, params, navigate) {
   function render(data) {
     const node = data.node;
     replace(facts,
-      fact('State', node.state),
       fact('GPUs installed', node.gpusInstalled),
       fact('GPUs reporting', node.gpusReporting),
       fact('Open findings', node.openFindings),

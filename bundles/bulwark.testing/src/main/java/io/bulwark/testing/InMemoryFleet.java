@@ -2,22 +2,20 @@ package io.bulwark.testing;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Gpu;
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Test double for the store bundle's {@link FleetRepository}: keeps the inventory in memory with
- * the store's merge rules (a node is created {@link LifecycleState#DEPLOYED}, a GPU is never
- * forgotten, GPUs are kept sorted by index) and counts the observations recorded. It stands in for
- * the real store bundle and is used by unit tests only; nothing is written to disk. Thread-safe.
+ * Test double for the inventory bundle's {@link FleetRepository}: keeps the inventory in memory
+ * with the inventory's merge rules (a GPU is never forgotten, GPUs are kept sorted by index) and
+ * counts the observations recorded. It stands in for the real store bundle and is used by unit
+ * tests only; nothing is written to disk. Thread-safe.
  */
 public final class InMemoryFleet implements FleetRepository {
   private final Map<NodeId, Node> nodes = new TreeMap<>();
@@ -54,21 +52,10 @@ public final class InMemoryFleet implements FleetRepository {
     reported.forEach(g -> gpus.put(g.index(), g));
     Node after =
         before == null
-            ? new Node(id, LifecycleState.DEPLOYED, List.copyOf(gpus.values()), at, at)
-            : new Node(id, before.state(), List.copyOf(gpus.values()), before.firstSeen(), at);
+            ? new Node(id, List.copyOf(gpus.values()), at, at)
+            : new Node(id, List.copyOf(gpus.values()), before.firstSeen(), at);
     nodes.put(id, after);
     return after;
-  }
-
-  @Override
-  public synchronized Node setState(NodeId id, LifecycleState state) {
-    Node node = nodes.get(id);
-    if (node == null) {
-      throw new NoSuchElementException(id.value());
-    }
-    Node changed = node.withState(state);
-    nodes.put(id, changed);
-    return changed;
   }
 
   @Override

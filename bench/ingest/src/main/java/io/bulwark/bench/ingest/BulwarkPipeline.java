@@ -1,9 +1,14 @@
 package io.bulwark.bench.ingest;
 
+import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Detector;
 import io.bulwark.health.internal.HealthEngine;
 import io.bulwark.health.internal.HealthEngineConfig;
-import io.bulwark.store.internal.MapDbStore;
+import io.bulwark.health.internal.StoreCapacityLedger;
+import io.bulwark.health.internal.StoreFindings;
+import io.bulwark.inventory.internal.StoreInventory;
+import io.bulwark.inventory.internal.TelemetryInventory;
+import io.bulwark.store.internal.MapDbRecordStore;
 import io.bulwark.store.internal.StoreConfig;
 import io.bulwark.telemetry.internal.DcgmTelemetry;
 import io.bulwark.telemetry.internal.TelemetryConfig;
@@ -21,12 +26,14 @@ import java.util.concurrent.TimeUnit;
  * Bulwark's whole ingest path, wired by hand as Service Component Runtime wires it in the
  * appliance: the real telemetry component (HTTP scrape, parse, series store) on a Vert.x instance
  * of its own, the real store in a scratch folder, the health engine, and every detector on the
- * class path with its default options, evaluated at the engine's default interval. Only the wiring
- * is the benchmark's; each component runs its production code.
+ * class path with its default options, evaluated at the engine's default interval, with the
+ * inventory fed from telemetry. Only the wiring is the benchmark's; each component runs its
+ * production code.
  */
 final class BulwarkPipeline implements AutoCloseable {
   private final Vertx vertx;
-  private final MapDbStore store;
+  private final MapDbRecordStore store;
+  private final TelemetryInventory inventory;
   private final List<Detector> detectors;
   private final long baselineHeapBytes;
   private final DcgmTelemetry telemetry;
@@ -41,15 +48,23 @@ final class BulwarkPipeline implements AutoCloseable {
   BulwarkPipeline(Path fileSd, Path dataDir) {
     this.vertx = Vertx.vertx();
     this.store =
-        new MapDbStore(TypedConfig.of(StoreConfig.class, Map.of("dataDir", dataDir.toString())));
+        new MapDbRecordStore(
+            TypedConfig.of(StoreConfig.class, Map.of("dataDir", dataDir.toString())));
     this.detectors = DetectorDiscovery.onClassPath().detectors();
     this.baselineHeapBytes = HeapReading.usedAfterFullGc();
     this.telemetry =
         new DcgmTelemetry(
             vertx, TypedConfig.of(TelemetryConfig.class, Map.of("fileSd", fileSd.toString())));
+    StoreInventory fleet = new StoreInventory(store);
+    this.inventory = new TelemetryInventory(telemetry, fleet);
+    call(inventory, "start", new Class<?>[0]);
     this.engine =
         new HealthEngine(
-            telemetry, store, store, store, TypedConfig.defaults(HealthEngineConfig.class));
+            telemetry,
+            new StoreFindings(store),
+            new StoreCapacityLedger(store),
+            TypedConfig.defaults(HealthEngineConfig.class));
+    call(engine, "bindFleet", new Class<?>[] {FleetRepository.class}, fleet);
     for (Detector detector : detectors) {
       call(engine, "addDetector", new Class<?>[] {Detector.class}, detector);
     }
@@ -74,6 +89,7 @@ final class BulwarkPipeline implements AutoCloseable {
   public void close() {
     tally.close();
     call(engine, "stop", new Class<?>[0]);
+    call(inventory, "stop", new Class<?>[0]);
     call(telemetry, "stop", new Class<?>[0]);
     store.close();
     try {

@@ -7,9 +7,9 @@ import java.util.Optional;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The persistent inventory of nodes and GPUs. Provided by the store; used by the health engine
- * (which records what telemetry reports) and by the web API. Every method is thread-safe; a write
- * is durable when it returns.
+ * The persistent inventory of nodes and GPUs. Provided by the inventory bundle (which also records
+ * what telemetry reports); used by the health engine and by the web API. Every method is
+ * thread-safe; a write is durable when it returns.
  */
 @ProviderType
 public interface FleetRepository {
@@ -21,18 +21,11 @@ public interface FleetRepository {
   Optional<Node> node(NodeId id);
 
   /**
-   * Records that telemetry saw these GPUs on the node at {@code at}: creates the node ({@link
-   * LifecycleState#DEPLOYED}) if it is new, adds GPUs not yet known, refreshes UUID and model of
-   * known ones, and never removes a GPU. Returns the node as stored.
+   * Records that telemetry saw these GPUs on the node at {@code at}: creates the node if it is new,
+   * adds GPUs not yet known, refreshes UUID and model of known ones, and never removes a GPU.
+   * Returns the node as stored.
    */
   Node recordObserved(NodeId id, Collection<Gpu> reported, Instant at);
-
-  /**
-   * Sets the lifecycle state of a known node.
-   *
-   * @throws java.util.NoSuchElementException if the node is not in the inventory
-   */
-  Node setState(NodeId id, LifecycleState state);
 
   /**
    * Removes a node from the inventory, e.g. one an exporter invented. Telemetry that still reports

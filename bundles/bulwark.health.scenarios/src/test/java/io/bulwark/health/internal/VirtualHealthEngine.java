@@ -9,9 +9,9 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The real {@link HealthEngine} (inventory recording, detector roster, finding tracker with
- * hysteresis, publisher) on a virtual clock, evaluated on demand by the scenario replays instead of
- * on its own thread. Not thread-safe; one replay uses one instance.
+ * The real {@link HealthEngine} (detector roster, finding tracker with hysteresis, publisher) on a
+ * virtual clock, evaluated on demand by the scenario replays instead of on its own thread. Not
+ * thread-safe; one replay uses one instance.
  */
 public final class VirtualHealthEngine {
   /** The engine's default resolve delay (ms), as {@link HealthEngineConfig} declares it. */

@@ -5,6 +5,7 @@ import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.health.internal.VirtualHealthEngine;
+import io.bulwark.inventory.internal.VirtualInventory;
 import io.bulwark.telemetry.internal.VirtualScrapes;
 import io.bulwark.testing.InMemoryFleet;
 import io.vertx.core.Vertx;
@@ -76,10 +77,13 @@ final class ScenarioReplay {
               INTERVAL_MILLIS,
               SCRAPE_TIMEOUT_MILLIS,
               RETENTION_SAMPLES)) {
+        InMemoryFleet inventoryFleet = new InMemoryFleet();
+        VirtualInventory inventory =
+            new VirtualInventory(scrapes.telemetry(), inventoryFleet, time);
         VirtualHealthEngine engine =
             new VirtualHealthEngine(
                 scrapes.telemetry(),
-                new InMemoryFleet(),
+                inventoryFleet,
                 new FindingsInMemory(),
                 time,
                 INTERVAL_MILLIS,
@@ -89,6 +93,7 @@ final class ScenarioReplay {
           time.set(HealthyGpu.START_MILLIS + t * INTERVAL_MILLIS);
           server.showSecond(t);
           scrapes.scrapeRound();
+          inventory.round();
           engine.evaluate();
         }
       }

@@ -100,7 +100,9 @@ public final class ApplianceDetector implements Detector {
 
   /** Returns {@code appliance-<subsystem>} as a finding kind, or null if it cannot be one. */
   static String kind(String subsystem) {
-    String kind = "appliance-" + subsystem.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+    String kind =
+        StoreFindings.APPLIANCE_KIND_PREFIX
+            + subsystem.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
     kind = kind.replaceAll("-+$", "");
     return FindingKind.isValid(kind) ? kind : null;
   }

@@ -39,11 +39,12 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The health engine: on its own thread, every evaluation interval, it records what telemetry
- * reports into the inventory, asks every registered {@link Detector} what holds now, turns the
- * conditions into findings with hysteresis (stored, and told to every {@link FindingListener}), and
- * recomputes the capacity account. Provides the {@link HealthService} to the web API. Open findings
- * are restored from the store on activation, so a restart does not duplicate them.
+ * The health engine: on its own thread, every evaluation interval, it judges the inventory with
+ * what telemetry reports that the inventory lacks yet ({@link EvaluatedFleet}), asks every
+ * registered {@link Detector} what holds now, turns the conditions into findings with hysteresis
+ * (stored, and told to every {@link FindingListener}), and recomputes the capacity account.
+ * Provides the {@link HealthService} to the web API. Open findings are restored from the store on
+ * activation, so a restart does not duplicate them.
  */
 @Component(
     service = {HealthService.class, SubsystemCheck.class},
@@ -55,12 +56,10 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   private static final int RESTORE_LIMIT = 1_000_000;
 
   private final TelemetryQuery telemetry;
-  private final FleetRepository fleet;
   private final FindingRepository findingRepository;
   private final HealthEngineOptions options;
   private final Clock clock;
   private final FindingTracker tracker;
-  private final InventoryRecorder recorder;
   private final DetectorRoster roster = new DetectorRoster();
   private final FindingPublisher publisher;
   private final CapacityBook book;
@@ -76,16 +75,21 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
    *     it)
    * @throws IllegalStateException if the open findings cannot be read from the store
    */
+  /**
+   * The inventory, bound dynamically: while its bundle is away (updated, restarting) the engine
+   * goes on with the inventory last read, and telemetry's nodes.
+   */
+  private volatile FleetRepository fleet;
+
   @Activate
   public HealthEngine(
       @Reference TelemetryQuery telemetry,
-      @Reference FleetRepository fleet,
       @Reference FindingRepository findingRepository,
       @Reference CapacityLedger ledger,
       HealthEngineConfig config) {
     this(
         telemetry,
-        fleet,
+        null,
         findingRepository,
         ledger,
         HealthEngineOptions.from(config),
@@ -118,7 +122,6 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
             options.resolveAfterMillis(),
             HealthEngineOptions.REFRESH_PERSIST_MILLIS,
             () -> UUID.randomUUID().toString());
-    this.recorder = new InventoryRecorder(telemetry, fleet);
     this.publisher = new FindingPublisher(findingRepository);
     this.book = new CapacityBook(ledger, options.evaluationIntervalMillis());
     long now = clock.millis();
@@ -170,6 +173,26 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   }
 
   @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindFleet")
+  void bindFleet(FleetRepository inventory) {
+    fleet = inventory;
+  }
+
+  void unbindFleet(FleetRepository inventory) {
+    if (fleet == inventory) {
+      fleet = null;
+      LOG.log(
+          Level.INFO,
+          "Health engine: the inventory left; evaluating with the last one read ({0} nodes) and"
+              + " the nodes telemetry reports",
+          this.inventory.size());
+    }
+  }
+
+  @Reference(
       cardinality = ReferenceCardinality.MULTIPLE,
       policy = ReferencePolicy.DYNAMIC,
       policyOption = ReferencePolicyOption.GREEDY,
@@ -206,10 +229,7 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   synchronized void evaluate() {
     long started = System.nanoTime();
     long now = clock.millis();
-    List<Node> nodes = readInventory();
-    if (recorder.record(nodes, Instant.ofEpochMilli(now)) > 0) {
-      nodes = readInventory();
-    }
+    List<Node> nodes = EvaluatedFleet.of(readInventory(), telemetry, Instant.ofEpochMilli(now));
     DetectorRoster.Evaluation evaluation =
         roster.evaluateAll(new EvaluationContext(telemetry, nodes, now));
     GpuUuids uuids = new GpuUuids(nodes);
@@ -276,8 +296,12 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   }
 
   private List<Node> readInventory() {
+    FleetRepository current = fleet;
+    if (current == null) {
+      return inventory;
+    }
     try {
-      inventory = fleet.nodes();
+      inventory = current.nodes();
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,

@@ -16,12 +16,14 @@ class HealthEngineActivationTest {
   private final InMemoryFindings store = new InMemoryFindings();
 
   private HealthEngine activate(Map<String, Object> properties) {
-    return new HealthEngine(
-        telemetry,
-        fleet,
-        store,
-        new MemoryLedger(),
-        TypedConfig.of(HealthEngineConfig.class, properties));
+    HealthEngine engine =
+        new HealthEngine(
+            telemetry,
+            store,
+            new MemoryLedger(),
+            TypedConfig.of(HealthEngineConfig.class, properties));
+    engine.bindFleet(fleet);
+    return engine;
   }
 
   @Test
@@ -54,7 +56,6 @@ class HealthEngineActivationTest {
             () ->
                 new HealthEngine(
                     telemetry,
-                    fleet,
                     store,
                     new MemoryLedger(),
                     TypedConfig.of(HealthEngineConfig.class, Map.of())))

@@ -2,8 +2,10 @@ package io.bulwark.health.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
+import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.FindingQuery;
@@ -11,6 +13,7 @@ import io.bulwark.api.health.FindingState;
 import io.bulwark.api.health.Severity;
 import io.bulwark.testing.InMemoryFleet;
 import io.bulwark.testing.InMemoryTelemetry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -323,23 +326,52 @@ class HealthEngineTest {
   }
 
   @Test
-  void the_inventory_is_written_when_a_node_or_a_gpu_is_new_and_not_on_every_evaluation() {
+  void
+      the_engine_judges_the_inventory_with_what_telemetry_reports_that_it_lacks_and_never_writes_it() {
     tick();
-    tick();
-    tick();
-    assertThat(fleet.recordCalls()).isEqualTo(1);
-    assertThat(fleet.nodes()).singleElement().satisfies(n -> assertThat(n.gpus()).hasSize(8));
+    assertThat(fleet.recordCalls()).as("the inventory's owner records nodes").isZero();
+    assertThat(xid.seen.get(0).inventory())
+        .as("a node telemetry reports before it is recorded is judged from telemetry")
+        .singleElement()
+        .satisfies(n -> assertThat(n.gpus()).hasSize(8));
 
+    fleet.recordObserved(
+        NodeId.of("gpu-node-007"), telemetry.reportedGpus(NodeId.of("gpu-node-007")), now());
     telemetry.report("gpu-node-007", 9, "H100", clock.millis());
     tick();
-    tick();
-    assertThat(fleet.recordCalls()).isEqualTo(2);
+    assertThat(last().inventory().get(0).gpus()).as("a GPU new to telemetry").hasSize(9);
+    assertThat(fleet.nodes().get(0).gpus()).hasSize(8);
 
     telemetry.report("gpu-node-007", 7, "H100", clock.millis());
     tick();
-    assertThat(fleet.recordCalls()).isEqualTo(2);
-    assertThat(fleet.nodes().get(0).gpus()).hasSize(9);
-    assertThat(xid.seen.get(xid.seen.size() - 1).inventory().get(0).gpus()).hasSize(9);
+    assertThat(last().inventory().get(0).gpus())
+        .as("a GPU the inventory holds stays judged when telemetry stops reporting it")
+        .hasSize(8);
+    assertThat(fleet.recordCalls()).isEqualTo(1);
+  }
+
+  @Test
+  void without_an_inventory_the_engine_goes_on_with_the_last_one_read_and_telemetry() {
+    fleet.recordObserved(NodeId.of("gpu-node-001"), List.of(new Gpu(0, "GPU-1", "H100")), now());
+    tick();
+    assertThat(last().inventory())
+        .extracting(n -> n.id().value())
+        .containsExactly("gpu-node-001", "gpu-node-007");
+
+    engine.unbindFleet(fleet);
+    fleet.remove(NodeId.of("gpu-node-001"));
+    tick();
+    assertThat(last().inventory())
+        .extracting(n -> n.id().value())
+        .containsExactly("gpu-node-001", "gpu-node-007");
+  }
+
+  private DetectionContext last() {
+    return xid.seen.get(xid.seen.size() - 1);
+  }
+
+  private Instant now() {
+    return Instant.ofEpochMilli(clock.millis());
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.bulwark.sim.internal;
 
 import io.bulwark.api.fleet.Gpu;
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.DcgmField;
@@ -85,7 +84,6 @@ final class ScrapedTelemetry implements TelemetryQuery {
             nodes.add(
                 new Node(
                     id,
-                    LifecycleState.DEPLOYED,
                     List.copyOf(gpus.values()),
                     firstSeen.get(id),
                     Instant.ofEpochMilli(nowMillis))));

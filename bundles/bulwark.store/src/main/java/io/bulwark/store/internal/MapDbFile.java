@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.mapdb.DB;
+import org.mapdb.DBException;
 import org.mapdb.DBMaker;
 
 /**
@@ -130,7 +131,7 @@ final class MapDbFile<M> implements AutoCloseable {
    * @param priority true for the writes an administrator needs to log in and act (accounts,
    *     tokens): they are let through further into the disk reserve
    * @throws StoreUnavailableException if the change could not be committed; nothing changed
-   * @throws RuntimeException what {@code change} threw before it changed anything
+   * @throws RuntimeException what {@code change} threw; nothing it did is kept
    */
   <T> T write(String what, boolean priority, Function<M, T> change) {
     synchronized (writing) {
@@ -144,19 +145,19 @@ final class MapDbFile<M> implements AutoCloseable {
       T result;
       try {
         result = change.apply(s.maps());
+      } catch (StoreUnavailableException | DBException e) {
+        throw refused(s, what, e);
+      } catch (RuntimeException e) {
+        // The change's own error (a record it refused, a bug): what it did so far is dropped.
+        if (s.volume().changed()) {
+          rollBack(s);
+        }
+        throw e;
+      }
+      try {
         s.db().commit();
       } catch (RuntimeException e) {
-        boolean storeFailure = e instanceof StoreUnavailableException || s.volume().changed();
-        if (!storeFailure) {
-          throw e; // refused by the change itself before it wrote anything
-        }
-        StoreUnavailableException refusal =
-            e instanceof StoreUnavailableException u
-                ? u
-                : new StoreUnavailableException(
-                    "the store could not " + what + " (" + e + "); nothing was changed", e);
-        reopen(s, refusal);
-        throw refusal;
+        throw refused(s, what, e);
       }
       if (failure != null) {
         LOG.log(Level.INFO, "Store {0} writes again after: {1}", file.path(), failure);
@@ -164,6 +165,32 @@ final class MapDbFile<M> implements AutoCloseable {
       failure = null;
       failingSince = null;
       return result;
+    }
+  }
+
+  private StoreUnavailableException refused(Session<M> s, String what, RuntimeException e) {
+    StoreUnavailableException refusal =
+        e instanceof StoreUnavailableException u
+            ? u
+            : new StoreUnavailableException(
+                "the store could not " + what + " (" + e + "); nothing was changed", e);
+    reopen(s, refusal);
+    return refusal;
+  }
+
+  /** Drops what a change that threw did, by opening the database again on its committed state. */
+  private void rollBack(Session<M> s) {
+    s.volume().discard("the store is dropping a change that failed; retry the action");
+    closeQuietly(s.db());
+    session = null;
+    try {
+      session = openSession();
+    } catch (StoreUnavailableException e) {
+      LOG.log(
+          Level.WARNING,
+          "Store {0} cannot reopen yet ({1}); it tries again on the next call",
+          file.path(),
+          e.getMessage());
     }
   }
 

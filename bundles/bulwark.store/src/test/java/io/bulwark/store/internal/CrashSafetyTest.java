@@ -2,25 +2,22 @@ package io.bulwark.store.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bulwark.api.fleet.NodeId;
-import io.bulwark.api.health.Finding;
-import io.bulwark.api.health.FindingQuery;
-import io.bulwark.api.health.FindingState;
-import io.bulwark.api.health.Severity;
+import io.bulwark.api.store.StoreMap;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a writing JVM with SIGKILL in the middle of its writes, several times over at random
- * points, and proves after each kill that every write it had acknowledged is in the store, that the
+ * points, and proves after each kill that every write it had acknowledged is in the store, that
+ * every write is there whole (each writes three maps in one transaction) or not at all, that the
  * store opens cleanly, and that it takes writes again.
  */
 class CrashSafetyTest {
@@ -42,24 +39,34 @@ class CrashSafetyTest {
       for (int i = next; i <= lastAcknowledged; i++) {
         acknowledged.add(i);
       }
-      try (MapDbStore reopened = new MapDbStore(new StoreOptions(dir))) {
+      try (MapDbRecordStore reopened = new MapDbRecordStore(new StoreOptions(dir))) {
         for (int i : acknowledged) {
-          assertThat(reopened.get("finding-" + i))
-              .as("round %d: acknowledged finding %d", round, i)
+          assertThat(Notes.get(reopened, "note-" + i))
+              .as("round %d: acknowledged note %d", round, i)
               .isPresent();
         }
-        assertThat(reopened.find(FindingQuery.open().withLimit(1_000_000)))
-            .hasSizeGreaterThanOrEqualTo(acknowledged.size());
-        assertThat(reopened.node(NodeId.of("gpu-node-0"))).isPresent();
-        reopened.save(finding("after-crash-" + round, NodeId.of("gpu-node-1"), 0));
+        Set<String> byId = keys(reopened, Notes.BY_ID);
+        assertThat(keys(reopened, Notes.COPIES))
+            .as("round %d: each write was kept whole, in both maps or in neither", round)
+            .isEqualTo(byId);
+        int numbered = reopened.read(s -> s.map(Notes.BY_NUMBER).size());
+        assertThat(numbered).isEqualTo(byId.size());
+        Notes.put(reopened, "after-crash-" + round, 100);
       }
       next = lastAcknowledged + 2; // the write after the last acknowledged one may or may not be in
     }
-    try (MapDbStore again = new MapDbStore(new StoreOptions(dir))) {
+    try (MapDbRecordStore again = new MapDbRecordStore(new StoreOptions(dir))) {
       for (int round = 0; round < ROUNDS; round++) {
-        assertThat(again.get("after-crash-" + round)).isPresent();
+        assertThat(Notes.get(again, "after-crash-" + round)).isPresent();
       }
     }
+  }
+
+  private static Set<String> keys(MapDbRecordStore store, StoreMap<String, ?> map) {
+    Set<String> keys = new TreeSet<>();
+    store.read(s -> s.map(map).entries()).forEach(e -> keys.add(e.getKey()));
+    keys.removeIf(k -> k.startsWith("after-crash-"));
+    return keys;
   }
 
   /** Starts a writer from {@code from}, kills it once it acknowledged {@code target}. */
@@ -93,28 +100,5 @@ class CrashSafetyTest {
       assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
     return lastAcknowledged;
-  }
-
-  static Finding finding(String id, NodeId node, int evidencePages) {
-    return finding(id, node, FindingState.OPEN, Instant.ofEpochMilli(1_000_000L), evidencePages);
-  }
-
-  static Finding finding(
-      String id, NodeId node, FindingState state, Instant at, int evidencePages) {
-    return new Finding(
-        id,
-        "xid",
-        node,
-        0,
-        Severity.CRITICAL,
-        state,
-        at,
-        at,
-        null,
-        "xid on " + node,
-        Map.of("log", "e".repeat(evidencePages * 3000)),
-        "",
-        1.0,
-        1);
   }
 }

@@ -51,9 +51,9 @@ class FileLimitTest {
             .filter(l -> l.startsWith("committed "))
             .map(l -> l.substring("committed ".length()))
             .toList();
-    try (MapDbStore reopened = new MapDbStore(new StoreOptions(dir))) {
+    try (MapDbRecordStore reopened = new MapDbRecordStore(new StoreOptions(dir))) {
       for (String id : acknowledged) {
-        assertThat(reopened.get(id)).as(id).isPresent();
+        assertThat(Notes.get(reopened, id)).as(id).isPresent();
       }
     }
   }

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A child process for the file-limit test, started under a low {@code ulimit -n}: writes findings,
+ * A child process for the file-limit test, started under a low {@code ulimit -n}: writes notes,
  * then opens files until the process has no descriptor left, writes again, closes those files and
  * writes once more. Prints "committed ID" for every write that returned, "refused ID" for every
  * write refused with {@link StoreUnavailableException}, "failed ID" for any other failure.
@@ -19,8 +19,9 @@ public final class FileLimitWriterProcess {
   public static void main(String[] args) throws Exception {
     // Load what a refusal needs before no descriptor is left to read a class from a jar.
     Class.forName(StoreUnavailableException.class.getName());
-    MapDbStore store =
-        new MapDbStore(new StoreOptions(Path.of(args[0]), 0, StoreOptions.DEFAULT_CACHED_PAGES));
+    MapDbRecordStore store =
+        new MapDbRecordStore(
+            new StoreOptions(Path.of(args[0]), 0, StoreOptions.DEFAULT_CACHED_PAGES));
     write(store, "before", 20);
     List<FileInputStream> hog = new ArrayList<>();
     try {
@@ -40,11 +41,11 @@ public final class FileLimitWriterProcess {
     System.out.println("closed");
   }
 
-  private static void write(MapDbStore store, String prefix, int count) {
+  private static void write(MapDbRecordStore store, String prefix, int count) {
     for (int i = 0; i < count; i++) {
       String id = prefix + "-" + i;
       try {
-        store.save(DiskFullTest.finding(id));
+        Notes.put(store, id, 100);
         System.out.println("committed " + id);
       } catch (StoreUnavailableException e) {
         System.out.println("refused " + id + " " + e.getMessage());

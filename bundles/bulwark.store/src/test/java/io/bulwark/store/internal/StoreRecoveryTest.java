@@ -2,7 +2,6 @@ package io.bulwark.store.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.system.SubsystemState;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,50 +25,48 @@ class StoreRecoveryTest {
       throws Exception {
     Path file = dir.resolve(StoreOptions.FILE_NAME);
     DB old = DBMaker.fileDB(file.toFile()).transactionEnable().make();
-    HTreeMap<String, byte[]> findings =
-        old.hashMap("findings", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
-    findings.put(
-        "legacy",
-        RecordCodec.encode(CrashSafetyTest.finding("legacy", NodeId.of("gpu-node-9"), 1)));
+    HTreeMap<String, byte[]> notes =
+        old.hashMap("notes", Serializer.STRING, Serializer.BYTE_ARRAY).createOrOpen();
+    notes.put("legacy", StoredRecords.encode(Notes.V1, Notes.note("legacy", 3000)));
     old.commit();
     old.close();
     for (int i = 0; i < 5; i++) {
       Files.write(dir.resolve(StoreOptions.FILE_NAME + ".wal." + i), new byte[16]);
     }
 
-    try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
-      assertThat(store.get("legacy")).isPresent();
-      store.save(CrashSafetyTest.finding("new", NodeId.of("gpu-node-9"), 0));
+    try (MapDbRecordStore store = new MapDbRecordStore(new StoreOptions(dir))) {
+      assertThat(Notes.get(store, "legacy")).isPresent();
+      Notes.put(store, "new", 100);
     }
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .containsExactlyInAnyOrder(StoreOptions.FILE_NAME, StoreOptions.FILE_NAME + ".journal");
     }
-    try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
-      assertThat(store.get("legacy")).isPresent();
-      assertThat(store.get("new")).isPresent();
+    try (MapDbRecordStore store = new MapDbRecordStore(new StoreOptions(dir))) {
+      assertThat(Notes.get(store, "legacy")).isPresent();
+      assertThat(Notes.get(store, "new")).isPresent();
     }
   }
 
   @Test
   void anInterruptedCallerNeitherLosesItsWriteNorBreaksTheStore() {
-    try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
+    try (MapDbRecordStore store = new MapDbRecordStore(new StoreOptions(dir))) {
       Thread.currentThread().interrupt();
       try {
-        store.save(CrashSafetyTest.finding("while-interrupted", NodeId.of("gpu-node-1"), 2));
+        Notes.put(store, "while-interrupted", 6000);
         assertThat(Thread.currentThread().isInterrupted())
             .as("the caller's interrupt is kept for it")
             .isTrue();
       } finally {
         Thread.interrupted();
       }
-      store.save(CrashSafetyTest.finding("after", NodeId.of("gpu-node-1"), 0));
-      assertThat(store.get("while-interrupted")).isPresent();
+      Notes.put(store, "after", 100);
+      assertThat(Notes.get(store, "while-interrupted")).isPresent();
       assertThat(store.status().state()).isEqualTo(SubsystemState.UP);
     }
-    try (MapDbStore store = new MapDbStore(new StoreOptions(dir))) {
-      assertThat(store.get("while-interrupted")).isPresent();
-      assertThat(store.get("after")).isPresent();
+    try (MapDbRecordStore store = new MapDbRecordStore(new StoreOptions(dir))) {
+      assertThat(Notes.get(store, "while-interrupted")).isPresent();
+      assertThat(Notes.get(store, "after")).isPresent();
     }
   }
 }

@@ -1,32 +1,35 @@
 package io.bulwark.store.internal;
 
-import io.bulwark.api.fleet.Gpu;
-import io.bulwark.api.fleet.NodeId;
-import io.bulwark.api.health.FindingState;
+import io.bulwark.api.store.WritePriority;
+import io.bulwark.store.internal.Notes.Note;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
 
 /**
- * A child process for the crash test: from the index given, writes findings (some with evidence
- * spanning pages) and nodes into a store as fast as it can and prints "committed N" after each
- * write returned, until it is killed.
+ * A child process for the crash test: from the index given, writes notes (some spanning pages) into
+ * three maps per transaction as fast as it can and prints "committed N" after each write returned,
+ * until it is killed.
  */
 public final class StoreWriterProcess {
   private StoreWriterProcess() {}
 
   public static void main(String[] args) {
-    MapDbStore store = new MapDbStore(new StoreOptions(Path.of(args[0])));
+    MapDbRecordStore store = new MapDbRecordStore(new StoreOptions(Path.of(args[0])));
     int from = args.length > 1 ? Integer.parseInt(args[1]) : 0;
     System.out.println("ready");
     System.out.flush();
     for (int i = from; ; i++) {
-      Instant at = Instant.ofEpochMilli(1_000_000L + i);
-      store.save(
-          CrashSafetyTest.finding(
-              "finding-" + i, NodeId.of("gpu-node-" + (i % 64)), FindingState.OPEN, at, i % 7));
-      store.recordObserved(
-          NodeId.of("gpu-node-" + (i % 64)), List.of(new Gpu(i % 8, "GPU-" + i, "H100")), at);
+      String id = "note-" + i;
+      Note note = Notes.note(id, 100 + (i % 7) * 3000);
+      long number = i;
+      store.write(
+          "save " + id,
+          WritePriority.ROUTINE,
+          s -> {
+            s.map(Notes.BY_ID).put(id, note);
+            s.map(Notes.COPIES).put(id, note);
+            s.map(Notes.BY_NUMBER).put(number, note);
+            return null;
+          });
       System.out.println("committed " + i);
       System.out.flush();
     }

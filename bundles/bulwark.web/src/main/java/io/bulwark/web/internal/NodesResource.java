@@ -117,7 +117,6 @@ final class NodesResource {
     OptionalLong lastScrape = telemetry.lastScrapeMillis(node.id());
     return new JsonObject()
         .put("id", node.id().value())
-        .put("state", ApiJson.name(node.state()))
         .put("gpusInstalled", node.gpus().size())
         .put("gpusReporting", telemetry.reportedGpus(node.id()).size())
         .put("openFindings", open.size())

@@ -1,7 +1,6 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.fleet.Gpu;
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.CapacityReport;
@@ -48,8 +47,8 @@ final class FleetFixture {
 
   FleetFixture() {
     Instant at = Instant.ofEpochMilli(now);
-    fleet.put(new Node(A01, LifecycleState.DEPLOYED, gpus(4), at.minusSeconds(3600), at));
-    fleet.put(new Node(A02, LifecycleState.DEPLOYED, gpus(2), at.minusSeconds(3600), at));
+    fleet.put(new Node(A01, gpus(4), at.minusSeconds(3600), at));
+    fleet.put(new Node(A02, gpus(2), at.minusSeconds(3600), at));
     telemetry.report(A01, gpus(3), now - 2_000);
     telemetry.report(A02, gpus(2), now - 1_000);
     for (int gpu = 0; gpu < 3; gpu++) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.audit.AuditRecord;
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.vertx.core.Vertx;
@@ -33,8 +32,7 @@ class NodeRemovalTest {
     Instant hourAgo = Instant.ofEpochMilli(fixture.now - 3_600_000);
     for (int i = 0; i < 3; i++) {
       NodeId junk = NodeId.of("invented-" + i);
-      fixture.fleet.put(
-          new Node(junk, LifecycleState.DEPLOYED, FleetFixture.gpus(1), hourAgo, hourAgo));
+      fixture.fleet.put(new Node(junk, FleetFixture.gpus(1), hourAgo, hourAgo));
       fixture.telemetry.scrapedAt(junk, hourAgo.toEpochMilli());
     }
     vertx = Vertx.vertx();

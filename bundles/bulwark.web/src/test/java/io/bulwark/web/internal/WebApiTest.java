@@ -51,7 +51,6 @@ class WebApiTest {
     assertThat(body.getInteger("count")).isEqualTo(2);
     JsonObject a01 = body.getJsonArray("nodes").getJsonObject(0);
     assertThat(a01.getString("id")).isEqualTo("gpu-a01");
-    assertThat(a01.getString("state")).isEqualTo("deployed");
     assertThat(a01.getInteger("gpusInstalled")).isEqualTo(4);
     assertThat(a01.getInteger("gpusReporting")).isEqualTo(3);
     assertThat(a01.getInteger("openFindings")).isEqualTo(2);

@@ -1,6 +1,5 @@
 package io.bulwark.health.dcgm.internal;
 
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -36,9 +34,6 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = TelemetryStaleDetectorConfig.class)
 public final class TelemetryStaleDetector implements Detector {
-  private static final Set<LifecycleState> EXPECTED_TO_REPORT =
-      Set.of(LifecycleState.DEPLOYED, LifecycleState.ALLOCATED);
-
   private final int staleAfterSeconds;
 
   /**
@@ -69,11 +64,7 @@ public final class TelemetryStaleDetector implements Detector {
       judged.put(node, context.telemetry().reportedGpus(node).size());
     }
     for (Node node : context.inventory()) {
-      if (EXPECTED_TO_REPORT.contains(node.state())) {
-        judged.put(node.id(), node.gpus().size());
-      } else {
-        judged.remove(node.id());
-      }
+      judged.put(node.id(), node.gpus().size());
     }
     long freshFrom = WindowOptions.windowStart(context.nowMillis(), staleAfterSeconds);
     List<Condition> conditions = new ArrayList<>();

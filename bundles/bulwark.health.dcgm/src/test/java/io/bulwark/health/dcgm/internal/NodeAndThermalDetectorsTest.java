@@ -107,22 +107,7 @@ class NodeAndThermalDetectorsTest {
   }
 
   @Test
-  void a_node_out_of_service_or_never_scraped_is_not_stale() {
-    fleet.run(5);
-    fleet.telemetry.scrapedAt(node(0), fleet.now() - 100_000);
-    SimulatedFleet.TestContext context =
-        new SimulatedFleet.TestContext(
-            fleet.telemetry,
-            fleet.inventory().stream()
-                .map(
-                    n ->
-                        n.id().equals(node(0))
-                            ? n.withState(io.bulwark.api.fleet.LifecycleState.BROKEN)
-                            : n)
-                .toList(),
-            fleet.now());
-    assertThat(stale.evaluate(context)).isEmpty();
-
+  void a_node_never_scraped_is_not_stale() {
     SimulatedFleet unscraped = new SimulatedFleet(1, 8, "H100");
     assertThat(stale.evaluate(unscraped.context())).isEmpty();
   }

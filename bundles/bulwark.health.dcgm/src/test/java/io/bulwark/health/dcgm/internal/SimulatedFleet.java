@@ -1,7 +1,6 @@
 package io.bulwark.health.dcgm.internal;
 
 import io.bulwark.api.fleet.Gpu;
-import io.bulwark.api.fleet.LifecycleState;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.DetectionContext;
@@ -49,13 +48,7 @@ final class SimulatedFleet {
       for (int g = 0; g < gpusPerNode; g++) {
         gpus.add(new Gpu(g, "GPU-" + id.value() + "-" + g, model));
       }
-      inventory.add(
-          new Node(
-              id,
-              LifecycleState.DEPLOYED,
-              gpus,
-              Instant.ofEpochMilli(START),
-              Instant.ofEpochMilli(START)));
+      inventory.add(new Node(id, gpus, Instant.ofEpochMilli(START), Instant.ofEpochMilli(START)));
     }
     return this;
   }

@@ -1,4 +1,4 @@
-package io.bulwark.health.internal;
+package io.bulwark.inventory.internal;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.Gpu;
@@ -17,10 +17,13 @@ import java.util.stream.Collectors;
 /**
  * Keeps the inventory in step with what telemetry reports: records a node when it is new, or when
  * it reports a GPU the inventory lacks (a new index, or another UUID or model at a known index).
- * Unchanged nodes cost no write. Used by the health engine at the start of each evaluation.
+ * Unchanged nodes cost no write. Used by {@link TelemetryInventory} on every round.
  */
 final class InventoryRecorder {
   private static final Logger LOG = System.getLogger(InventoryRecorder.class.getName());
+
+  /** What one round did: the nodes written, those that could not be, and the first error. */
+  record Round(int written, int failed, RuntimeException firstError) {}
 
   private final TelemetryQuery telemetry;
   private final FleetRepository fleet;
@@ -30,15 +33,13 @@ final class InventoryRecorder {
     this.fleet = fleet;
   }
 
-  /**
-   * Records what telemetry shows that {@code inventory} lacks.
-   *
-   * @return the number of nodes written
-   */
-  int record(List<Node> inventory, Instant now) {
+  /** Records what telemetry shows that the inventory lacks. */
+  Round record(Instant now) {
     Map<NodeId, Node> known =
-        inventory.stream().collect(Collectors.toMap(Node::id, Function.identity()));
+        fleet.nodes().stream().collect(Collectors.toMap(Node::id, Function.identity()));
     int written = 0;
+    int failed = 0;
+    RuntimeException firstError = null;
     for (NodeId id : telemetry.nodes()) {
       List<Gpu> reported = telemetry.reportedGpus(id);
       Node node = known.get(id);
@@ -56,17 +57,13 @@ final class InventoryRecorder {
             reported.size(),
             reason.get());
       } catch (RuntimeException e) {
-        LOG.log(
-            Level.WARNING,
-            "Inventory: could not record "
-                + id
-                + " ("
-                + reason.get()
-                + "); it is retried on the next evaluation. Check that the store is writable.",
-            e);
+        failed++;
+        if (firstError == null) {
+          firstError = e;
+        }
       }
     }
-    return written;
+    return new Round(written, failed, firstError);
   }
 
   private static Optional<String> news(Node node, List<Gpu> reported) {
