@@ -2,6 +2,7 @@ package io.bulwark.testing;
 
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
@@ -131,6 +132,11 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
   public synchronized Sample latest(SeriesId id) {
     List<Sample> samples = series.getOrDefault(id, List.of());
     return samples.isEmpty() ? null : samples.get(samples.size() - 1);
+  }
+
+  @Override
+  public synchronized List<MinuteRollup> rollup(SeriesId id, long fromMillis) {
+    return WindowRollups.closedMinutes(window(id, fromMillis));
   }
 
   @Override

@@ -39,4 +39,14 @@ public interface TelemetryQuery {
 
   /** Returns the newest sample of {@code series}, or null if there is none. */
   Sample latest(SeriesId series);
+
+  /**
+   * Returns the one-minute roll-ups (min, mean, max, count) of {@code series} that start at or
+   * after {@code fromMillis}, oldest first: closed minutes only (the minute being filled is not
+   * included), over the hours telemetry keeps roll-ups for (restored from its roll-up files after a
+   * restart). Empty if the series is unknown or roll-ups are off.
+   *
+   * @since 1.4
+   */
+  List<MinuteRollup> rollup(SeriesId series, long fromMillis);
 }

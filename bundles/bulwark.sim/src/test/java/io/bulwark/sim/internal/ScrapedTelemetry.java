@@ -4,10 +4,12 @@ import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.Node;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.testing.WindowRollups;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -121,6 +123,11 @@ final class ScrapedTelemetry implements TelemetryQuery {
   public Sample latest(SeriesId id) {
     Series s = find(id);
     return s == null || s.size == 0 ? null : new Sample(s.times[s.size - 1], s.values[s.size - 1]);
+  }
+
+  @Override
+  public List<MinuteRollup> rollup(SeriesId id, long fromMillis) {
+    return WindowRollups.closedMinutes(window(id, fromMillis));
   }
 
   private Series find(SeriesId id) {

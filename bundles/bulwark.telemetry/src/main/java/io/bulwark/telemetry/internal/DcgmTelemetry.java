@@ -4,11 +4,15 @@ import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemStatus;
+import io.bulwark.api.telemetry.IngestReceipt;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.api.telemetry.TelemetryBatch;
+import io.bulwark.api.telemetry.TelemetryIngest;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
 import io.vertx.core.Vertx;
@@ -31,9 +35,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * Telemetry of the GPU fleet: scrapes the dcgm-exporters listed in the file_sd targets file every
  * interval, keeps their recent samples and minute roll-ups in memory (archiving the roll-ups to
  * hourly files when a roll-up folder is configured), and provides {@link TelemetryQuery} (to the
- * detectors and the web API) and {@link TelemetryTargets} (how each scrape target is doing).
- * Configured by PID {@code io.bulwark.telemetry} ({@link TelemetryConfig}); runs with the defaults
- * when there is no configuration.
+ * detectors and the web API), {@link TelemetryTargets} (how each scrape target is doing) and {@link
+ * TelemetryIngest} (readings pushed by other bundles, filed beside the scraped ones). Configured by
+ * PID {@code io.bulwark.telemetry} ({@link TelemetryConfig}); runs with the defaults when there is
+ * no configuration.
  *
  * <p>A problem with the targets file itself (missing, unreadable, malformed) shows in {@link
  * #targets()} as one extra DOWN entry whose URL is the file's {@code file://} URL, so that an
@@ -43,8 +48,14 @@ import org.osgi.service.metatype.annotations.Designate;
 @Component(
     configurationPid = TelemetryOptions.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {TelemetryQuery.class, TelemetryTargets.class, SubsystemCheck.class})
-public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets, SubsystemCheck {
+    service = {
+      TelemetryQuery.class,
+      TelemetryTargets.class,
+      TelemetryIngest.class,
+      SubsystemCheck.class
+    })
+public final class DcgmTelemetry
+    implements TelemetryQuery, TelemetryTargets, TelemetryIngest, SubsystemCheck {
   private static final System.Logger LOG = System.getLogger(DcgmTelemetry.class.getName());
   private static final long FILE_POLL_MILLIS = 1000;
   private static final long MIN_ROLLUP_GRACE_MILLIS = 5000;
@@ -60,6 +71,7 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets, Su
   private final long filePoll;
   private final RollupArchive archive;
   private final TelemetryHealth health;
+  private final PushedSamples pushed;
 
   /**
    * Starts telemetry with the shared Vert.x instance.
@@ -93,6 +105,7 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets, Su
     this.loop =
         new ScrapeLoop(vertx, store, options, System::currentTimeMillis, TargetLimits.from(config));
     this.health = new TelemetryHealth(options, Clock.systemUTC());
+    this.pushed = new PushedSamples(store, System::currentTimeMillis);
     this.watcher = new TargetsFileWatcher(options.fileSd(), loop::setTargets);
     this.fileTarget =
         new ScrapeTarget(
@@ -223,13 +236,13 @@ public final class DcgmTelemetry implements TelemetryQuery, TelemetryTargets, Su
     return store.latest(series);
   }
 
-  /**
-   * Returns the one-minute roll-ups (min, avg, max, count) of {@code series} that start at or after
-   * {@code fromMillis}, oldest first: closed minutes only, over the last {@code rollupHours}
-   * (restored from the roll-up folder after a restart). Empty if the series is unknown or roll-ups
-   * are off. Thread-safe; never blocks on a scrape.
-   */
+  @Override
   public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
     return store.rollup(series, fromMillis);
+  }
+
+  @Override
+  public IngestReceipt push(TelemetryBatch batch) {
+    return pushed.push(batch);
   }
 }

@@ -1,5 +1,6 @@
 package io.bulwark.telemetry.internal;
 
+import io.bulwark.api.telemetry.MinuteRollup;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.bulwark.telemetry.internal;
 
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import java.nio.ByteBuffer;

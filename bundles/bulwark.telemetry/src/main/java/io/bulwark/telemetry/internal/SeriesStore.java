@@ -2,6 +2,7 @@ package io.bulwark.telemetry.internal;
 
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
@@ -115,11 +116,7 @@ public final class SeriesStore implements TelemetryQuery {
     return rollupMinutes;
   }
 
-  /**
-   * Returns the minute roll-ups of {@code series} that start at or after {@code fromMillis}, oldest
-   * first; closed minutes only (the minute being filled is not included). Empty if the series is
-   * unknown or roll-ups are off. Thread-safe; the list is a copy.
-   */
+  @Override
   public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
     SeriesRing ring = ring(series);
     return ring == null ? List.of() : ring.rollup(fromMillis);

@@ -2,6 +2,7 @@ package io.bulwark.telemetry.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.api.telemetry.MinuteRollup;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;

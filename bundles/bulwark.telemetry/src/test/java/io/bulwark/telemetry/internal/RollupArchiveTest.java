@@ -3,6 +3,7 @@ package io.bulwark.telemetry.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.SeriesId;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
