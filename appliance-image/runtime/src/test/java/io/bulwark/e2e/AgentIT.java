@@ -18,14 +18,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exported GPU node agent (agent.jar) against a stand-in NVML library: no GPU exists where this
- * test runs, so it builds bulwark.telemetry.nvml's fake_nvml.c (which follows the NVML ABI) with
- * gcc, starts the agent with it on jna.library.path and on a free loopback port given through
+ * test runs, so it builds bulwark.agent's fake_nvml.c (which follows the NVML ABI) with gcc, starts
+ * the agent with it on jna.library.path and on a free loopback port given through
  * BULWARK_AGENT_PORT (the shipped 9400 of bulwark.config.agent may be taken by a simulator or
  * another agent), and scrapes that endpoint.
  */
 class AgentIT {
-  private static final Path SOURCE =
-      Path.of("../../bundles/bulwark.telemetry.nvml/src/test/c/fake_nvml.c");
+  private static final Path SOURCE = Path.of("../../bundles/bulwark.agent/src/test/c/fake_nvml.c");
 
   @Test
   void theAgentServesTheGpusOfTheNodeAsADcgmExporterPage() throws Exception {

@@ -1,5 +1,6 @@
 package io.bulwark.health.scenarios;
 
+import io.bulwark.lib.exposition.ExpositionText;
 import io.bulwark.sim.internal.ExporterText;
 import java.util.Locale;
 
@@ -58,7 +59,7 @@ final class ScenarioFleet {
         out.append(field.field()).append('{').append(labels[node][g]).append("} ");
         double value = values[g][field.ordinal()];
         if (field.decimal()) {
-          ExporterText.appendDecimal(out, value);
+          ExpositionText.appendDecimal(out, value);
         } else {
           out.append((long) value);
         }
@@ -194,7 +195,7 @@ final class ScenarioFleet {
         + "\",modelName=\""
         + ExporterText.MODEL_NAME
         + "\",Hostname=\""
-        + ExporterText.escape(scenario.nodeName(node))
+        + ExpositionText.escapeLabelValue(scenario.nodeName(node))
         + "\",DCGM_FI_DRIVER_VERSION=\"550.90.07\"";
   }
 

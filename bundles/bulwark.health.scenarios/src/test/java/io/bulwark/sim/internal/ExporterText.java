@@ -1,11 +1,8 @@
 package io.bulwark.sim.internal;
 
-import io.bulwark.api.telemetry.DcgmFieldInfo;
-
 /**
- * What the simulator knows about dcgm-exporter's page format and the H100 it models, opened to the
- * scenario pages: numbers written as dcgm-exporter writes them, label values escaped, and the H100
- * 80GB HBM3 constants the simulator uses.
+ * What the simulator knows about the H100 it models, opened to the scenario pages: the H100 80GB
+ * HBM3 constants and clock steps the simulator uses.
  */
 public final class ExporterText {
   /** The model name dcgm-exporter reports for the simulated GPU. */
@@ -27,16 +24,6 @@ public final class ExporterText {
   public static final long FB_TOTAL_MIB = GpuModel.FB_TOTAL_MIB;
 
   private ExporterText() {}
-
-  /** Appends {@code value} with six decimals, as dcgm-exporter prints DCGM's doubles. */
-  public static void appendDecimal(StringBuilder out, double value) {
-    DcgmFieldInfo.appendDecimal(out, value);
-  }
-
-  /** Returns a label value escaped as the Prometheus text format requires. */
-  public static String escape(String value) {
-    return DcgmFieldInfo.escapeLabelValue(value);
-  }
 
   /** Rounds an SM clock to the 15 MHz steps the GPU runs at. */
   public static double clockStep(double mhz) {

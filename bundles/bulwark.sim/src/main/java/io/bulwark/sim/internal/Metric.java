@@ -1,7 +1,7 @@
 package io.bulwark.sim.internal;
 
 import io.bulwark.api.telemetry.DcgmField;
-import io.bulwark.api.telemetry.DcgmFieldInfo;
+import io.bulwark.lib.exposition.DcgmFieldInfo;
 
 /**
  * The dcgm-exporter fields the simulator serves; their Prometheus type, help text and number format

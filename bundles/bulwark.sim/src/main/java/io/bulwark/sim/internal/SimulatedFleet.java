@@ -1,6 +1,6 @@
 package io.bulwark.sim.internal;
 
-import io.bulwark.api.telemetry.DcgmFieldInfo;
+import io.bulwark.lib.exposition.ExpositionText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -162,7 +162,7 @@ final class SimulatedFleet {
         + "\",modelName=\""
         + GpuModel.MODEL_NAME
         + "\",Hostname=\""
-        + DcgmFieldInfo.escapeLabelValue(name)
+        + ExpositionText.escapeLabelValue(name)
         + "\",DCGM_FI_DRIVER_VERSION=\""
         + driver
         + "\"";

@@ -5,6 +5,8 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.lib.exposition.ExpositionLine;
+import io.bulwark.lib.exposition.SeriesSink;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,7 +33,7 @@ import java.util.Set;
  * SeriesBudget}: a sample of a node or series beyond them is dropped (and not remembered, so that
  * it is tried again once there is room), and {@link #limitProblem()} says what was dropped and why.
  */
-public final class DcgmSampleFiler implements SeriesSink {
+final class DcgmSampleFiler implements SeriesSink {
   static final String DCGM_PREFIX = "DCGM_FI_";
   static final String GPU_LABEL = "gpu";
   static final String UUID_LABEL = "UUID";

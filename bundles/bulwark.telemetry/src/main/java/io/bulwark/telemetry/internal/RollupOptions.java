@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * @param retentionDays how many days roll-up files are kept
  * @param flushMinutes how often, in minutes, the closed minutes are written
  */
-public record RollupOptions(int minutes, Path folder, int retentionDays, int flushMinutes) {
+record RollupOptions(int minutes, Path folder, int retentionDays, int flushMinutes) {
   /** The largest in-memory window accepted, in hours. */
   public static final int MAX_HOURS = 24;
 

@@ -1,6 +1,7 @@
 package io.bulwark.telemetry.internal;
 
 import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.lib.exposition.ParseSummary;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.StreamResetException;
 import java.net.ConnectException;

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * TelemetryQuery} from it. Each series may also keep minute roll-ups of its last hours ({@link
  * #rollup}). Thread-safe; reads never wait for a scrape to finish and return copies.
  */
-public final class SeriesStore implements TelemetryQuery {
+final class SeriesStore implements TelemetryQuery {
   private final int retention;
   private final int rollupMinutes;
   private final SeriesBudget budget;

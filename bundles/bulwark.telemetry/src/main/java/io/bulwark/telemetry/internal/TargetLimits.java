@@ -11,8 +11,7 @@ package io.bulwark.telemetry.internal;
  * @param maxNewSeriesPerScrape series one page may create
  * @param maxNodesPerTarget nodes the target may file samples under since start
  */
-public record TargetLimits(
-    int maxSeriesPerTarget, int maxNewSeriesPerScrape, int maxNodesPerTarget) {
+record TargetLimits(int maxSeriesPerTarget, int maxNewSeriesPerScrape, int maxNodesPerTarget) {
   /** The shipped limits: far above a dcgm-exporter's page (one node, about a thousand series). */
   public static final TargetLimits STANDARD = new TargetLimits(10_000, 4_096, 64);
 

@@ -4,6 +4,8 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.TargetStatus;
 import io.bulwark.api.telemetry.TargetStatus.Health;
+import io.bulwark.lib.exposition.ExpositionParser;
+import io.bulwark.lib.exposition.ParseSummary;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

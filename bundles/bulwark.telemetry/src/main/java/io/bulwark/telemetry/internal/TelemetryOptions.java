@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * cannot work with, naming the property and the value, so that a wrong configuration fails
  * activation instead of scraping badly.
  */
-public record TelemetryOptions(
+record TelemetryOptions(
     Path fileSd, long scrapeIntervalMillis, long scrapeTimeoutMillis, int retentionSamples) {
   /** The configuration PID of telemetry. */
   public static final String PID = "io.bulwark.telemetry";

@@ -9,6 +9,7 @@ import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TargetStatus;
 import io.bulwark.api.telemetry.TargetStatus.Health;
+import io.bulwark.testing.DcgmExporterPage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

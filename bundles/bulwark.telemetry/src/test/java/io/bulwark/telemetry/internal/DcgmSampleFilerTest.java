@@ -8,6 +8,8 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.lib.exposition.ExpositionParser;
+import io.bulwark.testing.DcgmExporterPage;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,169 @@
+package io.bulwark.agent.internal;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The GPU node agent's endpoint: serves {@code GET /metrics}, a dcgm-exporter compatible page of
+ * the node's GPUs read through NVML, on the shared Vert.x, so that the appliance and any Prometheus
+ * can scrape a node that runs the agent instead of dcgm-exporter. NVML is sampled off the event
+ * loop, at most once per scrape (one sample answers the scrapes of the next {@code
+ * sampleReuseMillis}). Registered as a service so that the start-up check can require it.
+ */
+@Component(
+    service = NvmlExporter.class,
+    immediate = true,
+    configurationPid = "io.bulwark.agent",
+    configurationPolicy = ConfigurationPolicy.REQUIRE)
+@Designate(ocd = AgentConfig.class)
+public final class NvmlExporter {
+  private static final System.Logger LOG = System.getLogger(NvmlExporter.class.getName());
+  static final String PATH = "/metrics";
+  static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final long START_TIMEOUT_SECONDS = 10;
+
+  private final Vertx vertx;
+  private final AgentOptions options;
+  private final NvmlSampler sampler;
+  private final HttpServer server;
+  private volatile String page;
+  private volatile long pageMillis;
+
+  @Activate
+  public NvmlExporter(@Reference Vertx vertx, AgentConfig config) {
+    this(vertx, AgentOptions.from(config));
+  }
+
+  NvmlExporter(Vertx vertx, AgentOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.sampler = new NvmlSampler(options.library());
+    this.server = listen();
+    LOG.log(
+        Level.INFO,
+        "GPU node agent serves http://{0}:{1}{2} for {3} (NVML library {4})",
+        options.bindAddress(),
+        String.valueOf(server.actualPort()),
+        PATH,
+        options.hostname(),
+        options.library());
+  }
+
+  /** Returns the port the endpoint listens on. */
+  int port() {
+    return server.actualPort();
+  }
+
+  private HttpServer listen() {
+    String where = options.bindAddress() + ":" + options.port();
+    try {
+      return vertx
+          .createHttpServer(
+              new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port()))
+          .requestHandler(this::answer)
+          .listen()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      sampler.close();
+      throw new IllegalStateException(
+          "GPU node agent cannot listen on "
+              + where
+              + " ("
+              + e.getCause()
+              + "); set port and bindAddress of io.bulwark.agent to a free port of this node",
+          e.getCause());
+    } catch (TimeoutException e) {
+      sampler.close();
+      throw new IllegalStateException(
+          "GPU node agent did not start listening on "
+              + where
+              + " within "
+              + START_TIMEOUT_SECONDS
+              + " s",
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      sampler.close();
+      throw new IllegalStateException("Interrupted while starting the GPU node agent", e);
+    }
+  }
+
+  private void answer(HttpServerRequest request) {
+    if (!PATH.equals(request.path())) {
+      request
+          .response()
+          .setStatusCode(404)
+          .putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end("Not found: the GPU node agent serves GET " + PATH + "\n");
+      return;
+    }
+    if (request.method() != HttpMethod.GET) {
+      request
+          .response()
+          .setStatusCode(405)
+          .putHeader("Allow", "GET")
+          .putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end("Only GET is allowed on " + PATH + "\n");
+      return;
+    }
+    currentPage()
+        .onSuccess(text -> request.response().putHeader("Content-Type", TEXT_FORMAT).end(text))
+        .onFailure(
+            error -> {
+              LOG.log(Level.ERROR, "Rendering /metrics failed: {0}", error.toString());
+              request
+                  .response()
+                  .setStatusCode(500)
+                  .putHeader("Content-Type", "text/plain; charset=utf-8")
+                  .end("The GPU node agent could not read the GPUs: " + error + "\n");
+            });
+  }
+
+  /**
+   * Returns the page, sampled on a worker thread; samples are taken one after the other, so that
+   * concurrent scrapes share one sample.
+   */
+  private Future<String> currentPage() {
+    return vertx.executeBlocking(
+        () -> {
+          long now = System.currentTimeMillis();
+          String cached = page;
+          if (cached != null && now - pageMillis < options.sampleReuseMillis()) {
+            return cached;
+          }
+          String fresh = AgentPage.render(sampler.sample(), options.hostname());
+          page = fresh;
+          pageMillis = System.currentTimeMillis();
+          return fresh;
+        },
+        true);
+  }
+
+  @Deactivate
+  void stop() {
+    try {
+      server.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.WARNING, "GPU node agent endpoint did not close cleanly: {0}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sampler.close();
+  }
+}

@@ -1,0 +1,190 @@
+package io.bulwark.lib.exposition;
+
+import java.util.Arrays;
+
+/**
+ * What {@link ExpositionParser} remembers of a target's previous page, line by line, so that a line
+ * that repeats the previous page's line at the same place is not read again: for a sample line the
+ * bytes of its series key (the metric name and the label set, up to and including the closing
+ * brace) and the handle its {@link SeriesSink} gave for it; for a valid comment line the whole
+ * line. An exporter's page repeats its series in the same order scrape after scrape, so in the
+ * steady state every line is recognised by one vectorised byte comparison and nothing is written
+ * here.
+ *
+ * <p>A key is recognised only if the new line carries exactly the same bytes followed by a blank,
+ * so the match is byte for byte, never a hash: a changed label value, a new series, a removed one
+ * or a reordered page simply misses and the line is read in full. The page being read is recorded
+ * in a second set of arrays from its first miss on (the previous page stays intact for the
+ * comparisons of the lines after it); the sets are swapped when the page ends. Not thread-safe: one
+ * per parser.
+ */
+final class LineMemory {
+  /** The handle of a comment line remembered whole. */
+  static final Object WHOLE_LINE = new Object();
+
+  private static final int NOT_REMEMBERED = -1;
+
+  private byte[] keys = new byte[0];
+  private int[] keyStarts = new int[0];
+  private int[] keyEnds = new int[0];
+  private Object[] handles = new Object[0];
+  private int lines;
+
+  private byte[] nextKeys;
+  private int[] nextStarts;
+  private int[] nextEnds;
+  private Object[] nextHandles;
+  private int nextUsed;
+  private boolean diverged;
+  private int keyLength;
+
+  /** Starts a page. */
+  void begin() {
+    diverged = false;
+  }
+
+  /**
+   * Returns the handle remembered for line {@code ordinal} (0 = the page's first line) if the line
+   * in {@code [from, end)} of {@code b} repeats it: a sample line that starts with the remembered
+   * key followed by a blank, or a comment line identical to the remembered one. Returns null
+   * otherwise. On a hit, {@link #keyLength()} is the length of the key.
+   */
+  Object recall(int ordinal, byte[] b, int from, int end) {
+    if (ordinal >= lines || keyStarts[ordinal] == NOT_REMEMBERED) {
+      return null;
+    }
+    int start = keyStarts[ordinal];
+    int length = keyEnds[ordinal] - start;
+    Object handle = handles[ordinal];
+    int after = from + length;
+    if (handle == WHOLE_LINE) {
+      if (after != end) {
+        return null;
+      }
+    } else if (after >= end || !ExpositionParser.isBlank(b[after])) {
+      return null;
+    }
+    if (!Arrays.equals(keys, start, start + length, b, from, after)) {
+      return null;
+    }
+    keyLength = length;
+    return handle;
+  }
+
+  /** Returns the length of the key of the last line {@link #recall} recognised. */
+  int keyLength() {
+    return keyLength;
+  }
+
+  /**
+   * Records that line {@code ordinal} repeated the previous page's line, as {@link #recall} said.
+   */
+  void repeated(int ordinal) {
+    if (diverged) {
+      int start = keyStarts[ordinal];
+      int length = keyEnds[ordinal] - start;
+      ensureNextRoom(ordinal + 1, length);
+      System.arraycopy(keys, start, nextKeys, nextUsed, length);
+      nextStarts[ordinal] = nextUsed;
+      nextUsed += length;
+      nextEnds[ordinal] = nextUsed;
+      nextHandles[ordinal] = handles[ordinal];
+    }
+  }
+
+  /**
+   * Records how line {@code ordinal}, which {@link #recall} did not recognise, was read: its key
+   * {@code [from, to)} of {@code b} and the handle to recall it by, or, with a null handle, that it
+   * is not to be remembered (a blank or malformed line, a comment that is not HELP or TYPE...).
+   * Lines are recorded in order.
+   */
+  void record(int ordinal, byte[] b, int from, int to, Object handle) {
+    if (!diverged) {
+      if (handle == null && ordinal < lines && keyStarts[ordinal] == NOT_REMEMBERED) {
+        return;
+      }
+      diverge(ordinal);
+    }
+    ensureNextRoom(ordinal + 1, handle == null ? 0 : to - from);
+    if (handle == null) {
+      nextStarts[ordinal] = NOT_REMEMBERED;
+      nextEnds[ordinal] = NOT_REMEMBERED;
+    } else {
+      System.arraycopy(b, from, nextKeys, nextUsed, to - from);
+      nextStarts[ordinal] = nextUsed;
+      nextUsed += to - from;
+      nextEnds[ordinal] = nextUsed;
+    }
+    nextHandles[ordinal] = handle;
+  }
+
+  /** Ends a page of {@code lineCount} lines. */
+  void end(int lineCount) {
+    if (!diverged) {
+      if (lineCount >= lines) {
+        return;
+      }
+      diverge(lineCount);
+    }
+    Arrays.fill(nextHandles, lineCount, nextHandles.length, null);
+    keys = nextKeys;
+    keyStarts = nextStarts;
+    keyEnds = nextEnds;
+    handles = nextHandles;
+    lines = lineCount;
+    // The previous page's arrays are dropped rather than kept for the next change, which is rare
+    // once an exporter's page has settled: the memory is the keys of one page, not two.
+    nextKeys = null;
+    nextStarts = null;
+    nextEnds = null;
+    nextHandles = null;
+  }
+
+  /** Forgets everything, as for another target's pages. */
+  void clear() {
+    keys = new byte[0];
+    keyStarts = new int[0];
+    keyEnds = new int[0];
+    handles = new Object[0];
+    lines = 0;
+    nextKeys = null;
+    nextStarts = null;
+    nextEnds = null;
+    nextHandles = null;
+    diverged = false;
+  }
+
+  /** Starts the next page's record with the {@code ordinal} lines before it, which repeated. */
+  private void diverge(int ordinal) {
+    diverged = true;
+    int prefixBytes = 0;
+    for (int i = ordinal - 1; i >= 0; i--) {
+      if (keyStarts[i] != NOT_REMEMBERED) {
+        prefixBytes = keyEnds[i];
+        break;
+      }
+    }
+    int lineRoom = Math.max(16, Math.max(lines, ordinal + 1));
+    nextKeys = new byte[Math.max(1024, Math.max(keys.length, prefixBytes + 256))];
+    nextStarts = new int[lineRoom];
+    nextEnds = new int[lineRoom];
+    nextHandles = new Object[lineRoom];
+    System.arraycopy(keys, 0, nextKeys, 0, prefixBytes);
+    System.arraycopy(keyStarts, 0, nextStarts, 0, ordinal);
+    System.arraycopy(keyEnds, 0, nextEnds, 0, ordinal);
+    System.arraycopy(handles, 0, nextHandles, 0, ordinal);
+    nextUsed = prefixBytes;
+  }
+
+  private void ensureNextRoom(int lineCount, int keyBytes) {
+    if (lineCount > nextStarts.length) {
+      int grown = Math.max(lineCount, nextStarts.length * 2);
+      nextStarts = Arrays.copyOf(nextStarts, grown);
+      nextEnds = Arrays.copyOf(nextEnds, grown);
+      nextHandles = Arrays.copyOf(nextHandles, grown);
+    }
+    if (nextUsed + keyBytes > nextKeys.length) {
+      nextKeys = Arrays.copyOf(nextKeys, Math.max(nextUsed + keyBytes, nextKeys.length * 2));
+    }
+  }
+}
