@@ -1,5 +1,6 @@
 package io.bulwark.agent.internal;
 
+import io.bulwark.lib.vertx.HttpListen;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -69,38 +70,19 @@ public final class NvmlExporter {
   }
 
   private HttpServer listen() {
-    String where = options.bindAddress() + ":" + options.port();
     try {
-      return vertx
-          .createHttpServer(
-              new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port()))
-          .requestHandler(this::answer)
-          .listen()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
+      return HttpListen.listen(
+          vertx
+              .createHttpServer(
+                  new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port()))
+              .requestHandler(this::answer),
+          "GPU node agent",
+          options.bindAddress() + ":" + options.port(),
+          "set port and bindAddress of io.bulwark.agent to a free port of this node",
+          START_TIMEOUT_SECONDS);
+    } catch (IllegalStateException e) {
       sampler.close();
-      throw new IllegalStateException(
-          "GPU node agent cannot listen on "
-              + where
-              + " ("
-              + e.getCause()
-              + "); set port and bindAddress of io.bulwark.agent to a free port of this node",
-          e.getCause());
-    } catch (TimeoutException e) {
-      sampler.close();
-      throw new IllegalStateException(
-          "GPU node agent did not start listening on "
-              + where
-              + " within "
-              + START_TIMEOUT_SECONDS
-              + " s",
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      sampler.close();
-      throw new IllegalStateException("Interrupted while starting the GPU node agent", e);
+      throw e;
     }
   }
 

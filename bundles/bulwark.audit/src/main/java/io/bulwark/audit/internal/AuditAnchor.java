@@ -1,14 +1,11 @@
 package io.bulwark.audit.internal;
 
+import io.bulwark.lib.files.AtomicFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -103,19 +100,9 @@ final class AuditAnchor {
             + "\",\"hmac\":\""
             + FipsCrypto.hmacHex(mac, signed(sequence, hash))
             + "\"}\n";
-    ByteBuffer buffer = ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII));
-    Path next = file.resolveSibling(file.getFileName() + ".next");
-    try (FileChannel channel =
-        FileChannel.open(
-            next,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
-      }
-    }
-    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    // Rewritten after every record: ordered, not synced. After a crash the anchor is whole, and at
+    // worst points at an earlier record, which the log still holds.
+    AtomicFile.writeOrdered(file, line.getBytes(StandardCharsets.US_ASCII));
   }
 
   private static String signed(long sequence, String hash) {

@@ -1,6 +1,7 @@
 package io.bulwark.security.internal;
 
 import io.bulwark.api.security.KeySealer;
+import io.bulwark.lib.files.AtomicFile;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

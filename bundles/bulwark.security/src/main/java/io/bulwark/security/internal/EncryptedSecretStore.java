@@ -5,6 +5,7 @@ import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.KeySealer;
 import io.bulwark.api.security.SecretStore;
+import io.bulwark.lib.files.AtomicFile;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

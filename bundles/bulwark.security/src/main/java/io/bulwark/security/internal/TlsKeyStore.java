@@ -1,5 +1,6 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.lib.files.AtomicFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package io.bulwark.security.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.bulwark.lib.files.AtomicFile;
 import io.bulwark.testing.TypedConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

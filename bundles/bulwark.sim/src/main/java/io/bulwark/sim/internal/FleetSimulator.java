@@ -1,5 +1,6 @@
 package io.bulwark.sim.internal;
 
+import io.bulwark.lib.vertx.HttpListen;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -120,38 +121,15 @@ public final class FleetSimulator {
   }
 
   private HttpServer listen(Router router, SimulatorOptions options) {
-    HttpServerOptions serverOptions =
-        new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port());
-    String where = options.bindAddress() + ":" + options.port();
-    try {
-      return vertx
-          .createHttpServer(serverOptions)
-          .requestHandler(router)
-          .listen()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "Fleet simulator cannot listen on "
-              + where
-              + " ("
-              + e.getCause()
-              + "); choose a free port, or port 0 for any",
-          e.getCause());
-    } catch (TimeoutException e) {
-      throw new IllegalStateException(
-          "Fleet simulator did not start listening on "
-              + where
-              + " within "
-              + START_TIMEOUT_SECONDS
-              + " s",
-          e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "Fleet simulator was interrupted while starting on " + where, e);
-    }
+    return HttpListen.listen(
+        vertx
+            .createHttpServer(
+                new HttpServerOptions().setHost(options.bindAddress()).setPort(options.port()))
+            .requestHandler(router),
+        "Fleet simulator",
+        options.bindAddress() + ":" + options.port(),
+        "choose a free port, or port 0 for any",
+        START_TIMEOUT_SECONDS);
   }
 
   @Deactivate

@@ -1,7 +1,7 @@
 package io.bulwark.sim.internal;
 
+import io.bulwark.lib.vertx.ProblemJson;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
 /**
@@ -9,8 +9,7 @@ import io.vertx.ext.web.Router;
  * status and a detail that tells the caller what to change. Used by every route of the simulator.
  */
 record Problem(String type, String title, int status, String detail) {
-  static final String MEDIA_TYPE = "application/problem+json";
-  private static final String TYPE_PREFIX = "urn:bulwark:problem:";
+  private static final String TYPE_PREFIX = ProblemJson.TYPE_PREFIX;
 
   static Problem invalidFault(String detail) {
     return new Problem(TYPE_PREFIX + "invalid-fault", "Invalid fault", 400, detail);
@@ -34,13 +33,7 @@ record Problem(String type, String title, int status, String detail) {
 
   /** Answers the response with this problem. */
   void send(HttpServerResponse response) {
-    JsonObject body =
-        new JsonObject()
-            .put("type", type)
-            .put("title", title)
-            .put("status", status)
-            .put("detail", detail);
-    response.setStatusCode(status).putHeader("Content-Type", MEDIA_TYPE).end(body.encode());
+    ProblemJson.send(response, status, type, title, detail, null, null);
   }
 
   /**

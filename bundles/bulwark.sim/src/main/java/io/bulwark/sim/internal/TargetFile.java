@@ -1,13 +1,11 @@
 package io.bulwark.sim.internal;
 
+import io.bulwark.lib.files.AtomicFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
@@ -54,25 +52,11 @@ final class TargetFile {
 
   /**
    * Writes {@code content} to {@code file}, creating its folders, and replaces the file in one
-   * rename.
+   * rename, so that a reader never sees half a list.
    *
    * @throws IOException if the folder cannot be created or written
    */
   static void write(Path file, String content) throws IOException {
-    Path target = file.toAbsolutePath();
-    Path folder = target.getParent();
-    Files.createDirectories(folder);
-    Path temp = Files.createTempFile(folder, "." + target.getFileName(), ".tmp");
-    try {
-      Files.writeString(temp, content, StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    AtomicFile.writeOrdered(file, content.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -2,10 +2,9 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.store.StoreUnavailableException;
+import io.bulwark.lib.vertx.ProblemJson;
 import io.bulwark.web.api.ApiProblem;
 import io.vertx.core.http.HttpClosedException;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -18,7 +17,7 @@ import java.util.UUID;
  * id that the client also gets; stack traces never leave the server.
  */
 final class ProblemResponses {
-  static final String CONTENT_TYPE = "application/problem+json";
+  static final String CONTENT_TYPE = ProblemJson.CONTENT_TYPE;
   static final String TYPE_INVALID_PARAMETER = "urn:bulwark:problem:invalid-parameter";
   static final String TYPE_NOT_FOUND = "urn:bulwark:problem:not-found";
   static final String TYPE_METHOD_NOT_ALLOWED = "urn:bulwark:problem:method-not-allowed";
@@ -156,25 +155,6 @@ final class ProblemResponses {
 
   private static void send(
       RoutingContext ctx, int status, String type, String title, String detail, String parameter) {
-    HttpServerResponse response = ctx.response();
-    if (response.headWritten()) {
-      response.reset();
-      return;
-    }
-    JsonObject body =
-        new JsonObject()
-            .put("type", type)
-            .put("title", title)
-            .put("status", status)
-            .put("detail", detail)
-            .put("instance", ctx.request().path());
-    if (parameter != null) {
-      body.put("parameter", parameter);
-    }
-    response
-        .setStatusCode(status)
-        .putHeader("Content-Type", CONTENT_TYPE)
-        .putHeader("Cache-Control", "no-store")
-        .end(body.encode());
+    ProblemJson.send(ctx.response(), status, type, title, detail, ctx.request().path(), parameter);
   }
 }

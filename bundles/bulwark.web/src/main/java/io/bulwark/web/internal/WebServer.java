@@ -7,6 +7,7 @@ import io.bulwark.api.security.AdminTls;
 import io.bulwark.api.system.ConnectionLimits;
 import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.system.ListenerGuard;
+import io.bulwark.lib.vertx.HttpListen;
 import io.bulwark.web.api.EventTopic;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -145,31 +146,15 @@ public final class WebServer implements Contributions.Listener {
             .requestHandler(AdminRouter.requiringHost(request -> router.handle(request)));
     try {
       this.server =
-          created
-              .listen()
-              .toCompletionStage()
-              .toCompletableFuture()
-              .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      created.close();
+          HttpListen.listen(
+              created,
+              "Bulwark UI",
+              listener.bindAddress() + " port " + listener.serverOptions().getPort(),
+              "free the port or set httpsPort (PID " + PID + ") to another one",
+              START_TIMEOUT_SECONDS);
+    } catch (IllegalStateException e) {
       logins.close();
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      throw new IllegalStateException(
-          "Bulwark UI could not listen on "
-              + listener.bindAddress()
-              + " port "
-              + listener.serverOptions().getPort()
-              + ": "
-              + cause.getMessage()
-              + ". Free the port or set httpsPort (PID "
-              + PID
-              + ") to another one.",
-          cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      created.close();
-      logins.close();
-      throw new IllegalStateException("interrupted while starting the Bulwark UI listener", e);
+      throw e;
     }
     this.url = listener.url(server.actualPort());
     ConnectionOptions limits = listener.limits();

@@ -1,4 +1,4 @@
-package io.bulwark.security.internal;
+package io.bulwark.lib.files;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,13 +15,18 @@ import java.util.Set;
 
 /**
  * Writes files so that a crash leaves either the old content or the new, never a torn file: the
- * bytes go to a temporary file in the same folder, which is synced, renamed over the target in one
- * step, and the folder is synced. Files and folders are created readable by the owner only (0600,
- * 0700) where the file system has POSIX permissions. Used by the secret store and the TLS keystore.
+ * bytes go to a temporary file in the same folder, which is synced, then renamed over the target in
+ * one step; {@link #write} also syncs the folder, so that the new content is there after a crash
+ * once it returns, {@link #writeOrdered} leaves that to the file system (a crash may then keep the
+ * old content, whole), for files rewritten often whose last version may lag (the audit anchor).
+ * Files and folders are created readable by the owner only (0600, 0700) where the file system has
+ * POSIX permissions. Used by the secret store, the TLS keystore, the audit anchor and the
+ * simulator's targets file. Thread-safe for different targets; writers of one target serialize
+ * themselves.
  */
-final class AtomicFile {
+public final class AtomicFile {
   /** The suffix of temporary files; a leftover one is the trace of an interrupted write. */
-  static final String TEMPORARY_SUFFIX = ".tmp";
+  public static final String TEMPORARY_SUFFIX = ".tmp";
 
   private static final boolean POSIX =
       FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
@@ -33,11 +38,26 @@ final class AtomicFile {
   private AtomicFile() {}
 
   /**
-   * Replaces {@code target} with {@code content}; durable when this returns.
+   * Replaces {@code target} with {@code content}, creating its folder; durable when this returns.
    *
    * @throws IOException if the file cannot be written (the target is then unchanged)
    */
-  static void write(Path target, byte[] content) throws IOException {
+  public static void write(Path target, byte[] content) throws IOException {
+    replace(target, content);
+    syncFolder(target.toAbsolutePath().getParent());
+  }
+
+  /**
+   * Replaces {@code target} with {@code content}, creating its folder: after a crash the target
+   * holds the old content or the new, whole, but the new may not be there yet.
+   *
+   * @throws IOException if the file cannot be written (the target is then unchanged)
+   */
+  public static void writeOrdered(Path target, byte[] content) throws IOException {
+    replace(target, content);
+  }
+
+  private static void replace(Path target, byte[] content) throws IOException {
     Path folder = target.toAbsolutePath().getParent();
     createFolder(folder);
     Path temporary =
@@ -62,7 +82,6 @@ final class AtomicFile {
       Files.deleteIfExists(temporary);
       throw e;
     }
-    syncFolder(folder);
   }
 
   /**
@@ -70,7 +89,7 @@ final class AtomicFile {
    *
    * @throws IOException if it cannot be deleted
    */
-  static void delete(Path target) throws IOException {
+  public static void delete(Path target) throws IOException {
     if (Files.deleteIfExists(target)) {
       syncFolder(target.toAbsolutePath().getParent());
     }
@@ -82,7 +101,7 @@ final class AtomicFile {
    *
    * @throws IOException if it cannot be created
    */
-  static void createFolder(Path folder) throws IOException {
+  public static void createFolder(Path folder) throws IOException {
     if (Files.isDirectory(folder)) {
       return;
     }

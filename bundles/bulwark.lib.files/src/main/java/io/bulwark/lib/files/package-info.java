@@ -1,0 +1,10 @@
+/**
+ * Files written whole or not at all ({@link io.bulwark.lib.files.AtomicFile}), readable by the
+ * service user only: the one way Bulwark's bundles replace a file they keep.
+ */
+@Export
+@Version("1.0.0")
+package io.bulwark.lib.files;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;
