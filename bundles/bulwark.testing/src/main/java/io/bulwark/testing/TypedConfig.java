@@ -1,71 +1,31 @@
 package io.bulwark.testing;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.osgi.util.converter.Converter;
+import org.osgi.util.converter.Converters;
 
 /**
- * Test double for the configuration that Declarative Services hands to an {@code @Activate}
- * constructor: builds an instance of a component's configuration annotation from a map, keyed by
- * method name, where every property a test leaves out takes the default written in the annotation.
- * It stands in for Service Component Runtime and Configuration Admin and is used by unit tests
- * only. Values are returned as given, so a test passes them in the type the annotation method
- * declares.
+ * The configuration that Declarative Services hands to an {@code @Activate} constructor, for unit
+ * tests that run without a framework: the OSGi Converter turns a map of properties into an instance
+ * of the component's configuration annotation, as Service Component Runtime does (the same name
+ * mapping, the same value conversion, the annotation's defaults for what the map leaves out). A
+ * property given as the string Config Admin would deliver ({@code "30"} for an {@code int}) is
+ * converted as it would be at run time.
  */
 public final class TypedConfig {
+  private static final Converter CONVERTER = Converters.standardConverter();
+
   private TypedConfig() {}
 
-  /**
-   * Returns an instance of {@code type} with {@code overrides} in place of the annotation defaults.
-   *
-   * @throws UnsupportedOperationException when a method is called that has neither an override nor
-   *     a default
-   */
-  public static <A> A of(Class<A> type, Map<String, ?> overrides) {
+  /** Returns an instance of {@code type} with {@code properties} in place of its defaults. */
+  public static <A> A of(Class<A> type, Map<String, ?> properties) {
     Objects.requireNonNull(type, "type");
-    Map<String, Object> values = Collections.unmodifiableMap(new HashMap<>(overrides));
-    Object proxy =
-        Proxy.newProxyInstance(
-            type.getClassLoader(),
-            new Class<?>[] {type},
-            (self, method, args) -> answer(type, values, self, method, args));
-    return type.cast(proxy);
+    return CONVERTER.convert(Map.copyOf(properties)).to(type);
   }
 
   /** Returns an instance of {@code type} that has the annotation defaults only. */
   public static <A> A defaults(Class<A> type) {
     return of(type, Map.of());
-  }
-
-  private static Object answer(
-      Class<?> type, Map<String, Object> values, Object self, Method method, Object[] args) {
-    String name = method.getName();
-    if (method.getParameterCount() == 1 && name.equals("equals")) {
-      return self == args[0];
-    }
-    if (method.getParameterCount() == 0) {
-      switch (name) {
-        case "annotationType":
-          return type;
-        case "hashCode":
-          return System.identityHashCode(self);
-        case "toString":
-          return type.getSimpleName() + values;
-        default:
-          break;
-      }
-    }
-    if (values.containsKey(name)) {
-      return values.get(name);
-    }
-    Object value = method.getDefaultValue();
-    if (value == null) {
-      throw new UnsupportedOperationException(
-          type.getSimpleName() + "." + name + " has no value and no default");
-    }
-    return value;
   }
 }
