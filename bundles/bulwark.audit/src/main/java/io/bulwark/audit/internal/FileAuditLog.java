@@ -3,7 +3,6 @@ package io.bulwark.audit.internal;
 import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.audit.AuditExport;
 import io.bulwark.api.audit.AuditLog;
-import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.audit.AuditQuery;
 import io.bulwark.api.audit.AuditRecord;
 import io.bulwark.api.audit.AuditUnavailableException;
@@ -22,9 +21,7 @@ import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import javax.crypto.Mac;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -48,19 +45,17 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = AuditConfig.class)
 public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck, AutoCloseable {
   static final int MAX_RECORD_BYTES = 64 * 1024;
-  static final String TORN_TAIL_ACTION = "audit.torn-tail";
-  static final String TRUNCATED_ACTION = "audit.truncated";
-  static final String ANCHOR_ACTION = "audit.anchor-untrusted";
+  static final String TORN_TAIL_ACTION = TornTail.ACTION;
+  static final String TRUNCATED_ACTION = AnchorWatch.TRUNCATED_ACTION;
+  static final String ANCHOR_ACTION = AnchorWatch.ANCHOR_ACTION;
   private static final System.Logger LOG = System.getLogger(FileAuditLog.class.getName());
 
   private final AuditOptions options;
   private final AuditKeys keys;
   private final Clock clock;
   private final Object appending = new Object();
-  private final AuditAnchor anchor;
+  private final AnchorWatch anchor;
   private volatile AuditFile file;
-  private volatile String truncation;
-  private volatile long truncatedAt;
   private volatile String unavailable;
   private final AuditHealth health;
 
@@ -73,7 +68,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
     this.options = options;
     this.keys = new AuditKeys(secrets);
     this.clock = clock;
-    this.anchor = new AuditAnchor(options.logFile());
+    this.anchor = new AnchorWatch(options.logFile());
     this.health = new AuditHealth(options, clock);
     try {
       AuditFile log = opened();
@@ -103,7 +98,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
 
   @Override
   public SubsystemStatus status() {
-    return health.status(file, unavailable, truncation);
+    return health.status(file, unavailable, anchor.truncation());
   }
 
   private AuditRecord appendRecord(AuditEvent event) {
@@ -133,7 +128,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
           unsealed.sealed(
               FipsCrypto.sha256Hex(FipsCrypto.sha256(), body), FipsCrypto.hmacHex(mac, body));
       log.write(sealed, RecoveryRecords.admits(event));
-      moveAnchor(log, mac);
+      anchor.move(log, mac);
       return sealed.toAuditRecord();
     }
   }
@@ -201,12 +196,13 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
       return new AuditVerification(
           false, verdict.recordsChecked(), torn.sequence(), torn.describe());
     }
-    if (truncation != null) {
-      return new AuditVerification(false, verdict.recordsChecked(), truncatedAt, truncation);
+    if (anchor.truncation() != null) {
+      return new AuditVerification(
+          false, verdict.recordsChecked(), anchor.truncatedAt(), anchor.truncation());
     }
     String cut;
     synchronized (appending) {
-      cut = cutNow(log, mac);
+      cut = anchor.cutNow(log, mac);
     }
     if (cut != null) {
       return new AuditVerification(false, verdict.recordsChecked(), log.lastSequence() + 1, cut);
@@ -291,7 +287,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
             AuditOptions.size(options.maxBytes()));
         List<AuditEvent> anchorProblems = checkAnchor(log);
         if (log.torn() != null) {
-          recordTornTail(log.torn());
+          recordOpeningProblem(log.torn().event(options.logFile()));
         }
         anchorProblems.forEach(this::recordOpeningProblem);
       }
@@ -315,45 +311,6 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
     }
   }
 
-  private void recordTornTail(TornTail torn) {
-    Map<String, String> details = new TreeMap<>();
-    details.put("offset", Long.toString(torn.offset()));
-    details.put("bytes", Long.toString(torn.length()));
-    details.put("movedTo", torn.movedTo().toString());
-    details.put("lastIntactSequence", Long.toString(torn.sequence() - 1));
-    try {
-      append(
-          new AuditEvent(
-              "system",
-              "local",
-              TORN_TAIL_ACTION,
-              options.logFile().toString(),
-              AuditOutcome.FAILURE,
-              details));
-    } catch (AuditUnavailableException e) {
-      LOG.log(Level.ERROR, "Cannot record the torn audit tail in the log: {0}", e.getMessage());
-    }
-  }
-
-  private void moveAnchor(AuditFile log, Mac mac) {
-    try {
-      anchor.write(log.lastSequence(), log.lastHash(), mac);
-    } catch (IOException e) {
-      LOG.log(
-          Level.WARNING,
-          "Audit record {0} is durable, but the anchor {1} could not be moved to it ({2}): cutting"
-              + " records from the end of the log would go unnoticed until it can. Check the"
-              + " audit folder.",
-          log.lastSequence(),
-          anchor.file(),
-          e.toString());
-    }
-  }
-
-  /**
-   * Compares the opened log with its anchor and returns the events to record: records cut from the
-   * end, or an anchor that cannot be trusted. A missing anchor is made for a log that has none.
-   */
   private List<AuditEvent> checkAnchor(AuditFile log) {
     Mac mac;
     try {
@@ -364,86 +321,7 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
       }
       return List.of();
     }
-    List<AuditEvent> problems = new ArrayList<>();
-    AuditAnchor.Mark mark;
-    try {
-      mark = anchor.read(mac);
-    } catch (AuditAnchor.UntrustedAnchorException e) {
-      problems.add(openingEvent(ANCHOR_ACTION, Map.of("problem", e.getMessage())));
-      return problems;
-    }
-    if (mark == null) {
-      if (log.lastSequence() > 0) {
-        // A log with records and no anchor: the anchor was deleted (perhaps to hide records cut
-        // from the end) or the log comes from before anchors. Either way it is recorded.
-        problems.add(
-            openingEvent(
-                ANCHOR_ACTION,
-                Map.of(
-                    "problem",
-                    "the anchor "
-                        + anchor.file()
-                        + " is missing although the log holds "
-                        + log.lastSequence()
-                        + " records: records cut from its end before now cannot be ruled out")));
-        moveAnchor(log, mac);
-      }
-      return problems;
-    }
-    long reported = log.torn() != null ? log.torn().sequence() : log.lastSequence();
-    if (mark.sequence() > reported) {
-      truncation = cutDescription(mark.sequence(), log.lastSequence());
-      truncatedAt = log.lastSequence() + 1;
-      LOG.log(Level.ERROR, "AUDIT LOG TAMPERING: {0}", truncation);
-      Map<String, String> details = new TreeMap<>();
-      details.put("anchorSequence", Long.toString(mark.sequence()));
-      details.put("lastSequence", Long.toString(log.lastSequence()));
-      details.put("problem", truncation);
-      problems.add(openingEvent(TRUNCATED_ACTION, details));
-    } else if (mark.sequence() == log.lastSequence() && !mark.hash().equals(log.lastHash())) {
-      problems.add(
-          openingEvent(
-              ANCHOR_ACTION,
-              Map.of(
-                  "problem",
-                  "the anchor names record "
-                      + mark.sequence()
-                      + " with another hash than the log's last record: it was replaced")));
-    }
-    return problems;
-  }
-
-  /** Returns what was cut from the end of the log now, or null. */
-  private String cutNow(AuditFile log, Mac mac) {
-    if (mac == null) {
-      return null;
-    }
-    try {
-      AuditAnchor.Mark mark = anchor.read(mac);
-      if (mark != null && mark.sequence() > log.lastSequence()) {
-        return cutDescription(mark.sequence(), log.lastSequence());
-      }
-      return null;
-    } catch (AuditAnchor.UntrustedAnchorException e) {
-      return e.getMessage();
-    }
-  }
-
-  private static String cutDescription(long anchored, long last) {
-    return "records "
-        + (last + 1)
-        + " to "
-        + anchored
-        + " were cut from the end of the audit log: its anchor names record "
-        + anchored
-        + " but the log ends at record "
-        + last
-        + ". Restore the log from an export or a backup and investigate who had access.";
-  }
-
-  private AuditEvent openingEvent(String action, Map<String, String> details) {
-    return new AuditEvent(
-        "system", "local", action, options.logFile().toString(), AuditOutcome.FAILURE, details);
+    return anchor.opening(log, mac);
   }
 
   private void recordOpeningProblem(AuditEvent event) {

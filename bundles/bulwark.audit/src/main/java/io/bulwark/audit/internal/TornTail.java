@@ -1,11 +1,15 @@
 package io.bulwark.audit.internal;
 
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditOutcome;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Bytes found after the last line end of the audit log when it was opened: an append that a crash
@@ -19,6 +23,7 @@ import java.nio.file.StandardOpenOption;
  * @param movedTo the file that now holds those bytes
  */
 record TornTail(long sequence, long offset, long length, Path movedTo) {
+  static final String ACTION = "audit.torn-tail";
 
   /** Copies the tail of {@code channel} into a new {@code .torn} file beside {@code log}. */
   static TornTail moveAside(FileChannel channel, Path log, long sequence, long offset, long length)
@@ -54,6 +59,16 @@ record TornTail(long sequence, long offset, long length, Path movedTo) {
         return new TornTail(sequence, offset, length, target);
       }
     }
+  }
+
+  /** Returns the event that records, in the log itself, that this tail was moved aside. */
+  AuditEvent event(Path log) {
+    Map<String, String> details = new TreeMap<>();
+    details.put("offset", Long.toString(offset));
+    details.put("bytes", Long.toString(length));
+    details.put("movedTo", movedTo.toString());
+    details.put("lastIntactSequence", Long.toString(sequence - 1));
+    return new AuditEvent("system", "local", ACTION, log.toString(), AuditOutcome.FAILURE, details);
   }
 
   /** Describes the torn record for an operator, as {@code verify()} reports it. */
