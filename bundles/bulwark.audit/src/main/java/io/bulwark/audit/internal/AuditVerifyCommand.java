@@ -20,7 +20,7 @@ import java.util.Locale;
  * given the public key, its detached signature ({@code FILE.sig} unless named). Prints "intact: N
  * records" (exit 0) or the first altered, missing, reordered or torn record (exit 1); exit 2 for a
  * usage or read error. The HMACs need the appliance's audit key and are not checked here. Run with
- * bc-fips, bulwark.api and this bundle on the class path.
+ * bc-fips, jackson-core, bulwark.api and this bundle on the class path.
  */
 public final class AuditVerifyCommand {
   static final String USAGE =

@@ -7,7 +7,11 @@ import java.util.Map;
  * them, strings escaped one way only (the short escapes for quote, backslash and {@code \b \f \n \r
  * \t}, a backslash-u escape (four hex digits) for other control characters, DEL, U+2028, U+2029 and
  * unpaired surrogates; everything else as UTF-8). The same record therefore always gives the same
- * bytes, which is what the hash chain needs.
+ * bytes, which is what the hash chain needs. Records are read back with Jackson ({@link
+ * JsonCursor}); they are written here because neither Jackson's nor Parsson's generator escapes
+ * unpaired surrogates (Jackson's sees one char at a time and cannot tell a lone surrogate from half
+ * a pair; Parsson's escapes control characters only), and the hashes of every log already written
+ * are computed over this form.
  */
 final class CanonicalJson {
   private static final char[] HEX = "0123456789abcdef".toCharArray();

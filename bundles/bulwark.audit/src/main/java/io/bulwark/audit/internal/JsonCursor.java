@@ -1,141 +1,125 @@
 package io.bulwark.audit.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.IOException;
 import java.util.TreeMap;
 
 /**
- * Reads the canonical JSON that {@link CanonicalJson} writes, strictly: the fields must come in the
- * expected order with no white space, so that anything else is reported as a malformed record
- * rather than guessed at. Used when the log is opened, searched, verified and exported.
+ * Reads an audit record with Jackson's streaming parser, strictly: the fields must come in the
+ * expected order with values of the expected type, a detail may not appear twice, and nothing may
+ * follow the record, so that anything else is reported as a malformed record rather than guessed
+ * at. Whether a line is in the canonical form byte for byte is checked by the chain verifier, which
+ * writes the record again. Used when the log is opened, searched, verified and exported.
  */
-final class JsonCursor {
-  private final String text;
-  private int pos;
+final class JsonCursor implements AutoCloseable {
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
+          .build();
+
+  private final JsonParser parser;
 
   JsonCursor(String text) {
-    this.text = text;
+    try {
+      this.parser = JSON.createParser(text);
+    } catch (IOException e) {
+      throw new MalformedRecordException("cannot be read: " + e.getMessage());
+    }
   }
 
-  void expect(char c) {
-    if (pos >= text.length() || text.charAt(pos) != c) {
-      throw fail("expected '" + c + "'");
-    }
-    pos++;
+  /** Reads the start of the record. */
+  void start() {
+    expect(JsonToken.START_OBJECT, "the start of an object");
   }
 
-  /** Reads {@code "name":} (after a comma unless it is the first field). */
-  void field(String name, boolean first) {
-    if (!first) {
-      expect(',');
+  /** Reads the end of the record, after which there must be nothing. */
+  void end() {
+    expect(JsonToken.END_OBJECT, "the end of the record");
+    if (next() != null) {
+      throw fail("unexpected text after the record");
     }
-    String found = string();
+  }
+
+  /** Reads the name of the next field, which must be {@code name}. */
+  void field(String name) {
+    expect(JsonToken.FIELD_NAME, "field \"" + name + "\"");
+    String found = text();
     if (!found.equals(name)) {
       throw fail("expected field \"" + name + "\" but found \"" + found + "\"");
     }
-    expect(':');
   }
 
   long number() {
-    int start = pos;
-    while (pos < text.length() && Character.isDigit(text.charAt(pos)) && pos - start < 19) {
-      pos++;
-    }
-    if (start == pos) {
-      throw fail("expected a number");
-    }
+    expect(JsonToken.VALUE_NUMBER_INT, "a whole number");
     try {
-      return Long.parseLong(text, start, pos, 10);
-    } catch (NumberFormatException e) {
+      return parser.getLongValue();
+    } catch (IOException e) {
       throw fail("number out of range");
     }
   }
 
   String string() {
-    expect('"');
-    StringBuilder s = new StringBuilder();
-    while (true) {
-      if (pos >= text.length()) {
-        throw fail("unterminated string");
-      }
-      char c = text.charAt(pos++);
-      if (c == '"') {
-        return s.toString();
-      }
-      if (c < 0x20) {
-        throw fail("unescaped control character in a string");
-      }
-      if (c != '\\') {
-        s.append(c);
-        continue;
-      }
-      if (pos >= text.length()) {
-        throw fail("unterminated escape");
-      }
-      char e = text.charAt(pos++);
-      switch (e) {
-        case '"', '\\', '/' -> s.append(e);
-        case 'b' -> s.append('\b');
-        case 'f' -> s.append('\f');
-        case 'n' -> s.append('\n');
-        case 'r' -> s.append('\r');
-        case 't' -> s.append('\t');
-        case 'u' -> s.append(unicode());
-        default -> throw fail("unknown escape \\" + e);
-      }
-    }
+    expect(JsonToken.VALUE_STRING, "a string");
+    return text();
   }
 
+  /** Reads an object whose values are all strings. */
   TreeMap<String, String> strings() {
     TreeMap<String, String> values = new TreeMap<>();
-    expect('{');
-    if (peek() == '}') {
-      pos++;
-      return values;
-    }
-    do {
-      String key = string();
-      expect(':');
-      if (values.put(key, string()) != null) {
-        throw fail("duplicate detail \"" + key + "\"");
+    expect(JsonToken.START_OBJECT, "an object of strings");
+    for (JsonToken t = next(); t != JsonToken.END_OBJECT; t = next()) {
+      if (t != JsonToken.FIELD_NAME) {
+        throw fail("expected a detail's name");
       }
-    } while (next(','));
-    expect('}');
+      String key = text();
+      values.put(key, string());
+    }
     return values;
   }
 
-  void end() {
-    if (pos != text.length()) {
-      throw fail("unexpected text after the record");
+  @Override
+  public void close() {
+    try {
+      parser.close();
+    } catch (IOException e) {
+      // A parser over a string holds nothing to release.
     }
   }
 
-  private char unicode() {
-    if (pos + 4 > text.length()) {
-      throw fail("short \\u escape");
+  private void expect(JsonToken token, String what) {
+    if (next() != token) {
+      throw fail("expected " + what);
     }
-    int value = 0;
-    for (int i = 0; i < 4; i++) {
-      int digit = Character.digit(text.charAt(pos++), 16);
-      if (digit < 0) {
-        throw fail("bad \\u escape");
-      }
-      value = value * 16 + digit;
-    }
-    return (char) value;
   }
 
-  private boolean next(char c) {
-    if (peek() == c) {
-      pos++;
-      return true;
+  private JsonToken next() {
+    try {
+      return parser.nextToken();
+    } catch (JsonProcessingException e) {
+      throw new MalformedRecordException(e.getOriginalMessage() + at());
+    } catch (IOException e) {
+      throw new MalformedRecordException("cannot be read: " + e.getMessage());
     }
-    return false;
   }
 
-  private char peek() {
-    return pos < text.length() ? text.charAt(pos) : 0;
+  private String text() {
+    try {
+      return parser.getText();
+    } catch (IOException e) {
+      throw fail("cannot be read");
+    }
   }
 
   private MalformedRecordException fail(String what) {
-    return new MalformedRecordException(what + " at column " + (pos + 1));
+    return new MalformedRecordException(what + at());
+  }
+
+  private String at() {
+    return " at column " + parser.currentLocation().getColumnNr();
   }
 }

@@ -98,34 +98,38 @@ record StoredRecord(
     } catch (CharacterCodingException e) {
       throw new MalformedRecordException("not UTF-8 text");
     }
-    JsonCursor in = new JsonCursor(text);
-    in.expect('{');
-    in.field("seq", true);
+    try (JsonCursor in = new JsonCursor(text)) {
+      return read(in);
+    }
+  }
+
+  private static StoredRecord read(JsonCursor in) {
+    in.start();
+    in.field("seq");
     long sequence = in.number();
     if (sequence < 1) {
       throw new MalformedRecordException("sequence number " + sequence + " is below 1");
     }
-    in.field("at", false);
+    in.field("at");
     Instant at = instant(in.string());
-    in.field("actor", false);
+    in.field("actor");
     String actor = in.string();
-    in.field("source", false);
+    in.field("source");
     String source = in.string();
-    in.field("action", false);
+    in.field("action");
     String action = in.string();
-    in.field("target", false);
+    in.field("target");
     String target = in.string();
-    in.field("outcome", false);
+    in.field("outcome");
     AuditOutcome outcome = outcome(in.string());
-    in.field("details", false);
+    in.field("details");
     TreeMap<String, String> details = in.strings();
-    in.field("prev", false);
+    in.field("prev");
     String prev = hex(in.string(), "prev");
-    in.field("hash", false);
+    in.field("hash");
     String hash = hex(in.string(), "hash");
-    in.field("hmac", false);
+    in.field("hmac");
     String hmac = hex(in.string(), "hmac");
-    in.expect('}');
     in.end();
     return new StoredRecord(
         sequence, at, actor, source, action, target, outcome, details, prev, hash, hmac);
