@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_BIND_ADDRESS</td><td>io.bulwark.web bindAddress</td></tr>
  *   <tr><td>BULWARK_FILE_SD</td><td>io.bulwark.telemetry fileSd; turns the simulator off</td></tr>
  *   <tr><td>BULWARK_SIM_PORT</td><td>io.bulwark.sim port</td></tr>
+ *   <tr><td>BULWARK_SIM_NODES</td><td>io.bulwark.sim nodes: how many nodes the demo simulates</td></tr>
  *   <tr><td>BULWARK_SIM_SCENARIO</td><td>io.bulwark.sim scenario: demo or none</td></tr>
  *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
  *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
@@ -41,6 +42,10 @@ final class EnvironmentSettings {
   static final String TPM_PID = "io.bulwark.security.tpm";
   static final String AGENT_PID = "io.bulwark.agent";
   static final String FILES_PID = PrivateFiles.PID;
+
+  /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
+  static final int MAX_SIM_NODES = 4096;
+
   static final String DEMO_TARGETS_FILE = "sim-targets.json";
 
   private static final Pattern TCTI = Pattern.compile("[a-z0-9-]+(:[A-Za-z0-9/=,._:-]*)?");
@@ -121,6 +126,10 @@ final class EnvironmentSettings {
     if (simPort != null) {
       put(o, SIM_PID, "port", port("BULWARK_SIM_PORT", simPort));
     }
+    String simNodes = value(env, "BULWARK_SIM_NODES");
+    if (simNodes != null) {
+      put(o, SIM_PID, "nodes", count("BULWARK_SIM_NODES", simNodes, MAX_SIM_NODES));
+    }
     String scenario = value(env, "BULWARK_SIM_SCENARIO");
     if (scenario != null) {
       if (!scenario.equals("demo") && !scenario.equals("none")) {
@@ -172,6 +181,18 @@ final class EnvironmentSettings {
   private static void put(
       Map<String, Map<String, Object>> o, String pid, String key, Object value) {
     o.computeIfAbsent(pid, p -> new LinkedHashMap<>()).put(key, value);
+  }
+
+  private static int count(String name, String value, int max) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new InvalidSettingException(name, value, "expected a whole number from 1 to " + max);
   }
 
   private static int port(String name, String value) {

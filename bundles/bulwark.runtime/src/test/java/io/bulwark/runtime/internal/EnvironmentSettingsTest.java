@@ -55,6 +55,19 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void theSimulatedFleetSizeIsAWholeNumberWithinTheSimulatorsLimit() {
+    assertThat(
+            EnvironmentSettings.from(Map.of("BULWARK_SIM_NODES", "2048"))
+                .overridesFor("io.bulwark.sim"))
+        .containsEntry("nodes", 2048);
+    for (String bad : new String[] {"0", "-1", "4097", "many", "1.5"}) {
+      assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_SIM_NODES", bad)))
+          .hasMessageContaining("BULWARK_SIM_NODES")
+          .hasMessageContaining("1 to 4096");
+    }
+  }
+
+  @Test
   void theAuditQuotaIsReadInBytesOrBinaryUnits() {
     assertThat(
             EnvironmentSettings.from(Map.of("BULWARK_AUDIT_MAX_BYTES", "2G"))
