@@ -208,7 +208,17 @@ class AdminTlsIT {
     // The settings in effect are recorded at every start.
     String settings = bulwark.get("/api/v1/audit?action=settings.in-effect&limit=10").body();
     assertThat(new JsonObject(settings).getJsonArray("records")).isNotEmpty();
-    assertThat(settings).contains("configuration-admin").contains("io.bulwark.web.httpsPort");
+    assertThat(settings).contains("configuration-admin");
+    // The values recorded are those in effect, after the BULWARK_* overrides, not the shipped ones.
+    JsonObject details =
+        new JsonObject(settings)
+            .getJsonArray("records")
+            .getJsonObject(0)
+            .getJsonObject("event")
+            .getJsonObject("details");
+    assertThat(details.getString("io.bulwark.web.httpsPort"))
+        .isEqualTo(Integer.toString(bulwark.httpsPort));
+    assertThat(details.getString("io.bulwark.store.dataDir")).isEqualTo(bulwark.dataDir.toString());
   }
 
   @Test

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.cm.ConfigurationEvent;
@@ -45,16 +46,22 @@ public final class SettingChanges implements ConfigurationListener {
 
   private final AuditLog audit;
   private final ConfigurationAdmin admin;
+  private final ServiceReference<?> reference;
   private final Map<String, Map<String, String>> known = new ConcurrentHashMap<>();
 
   @Activate
-  public SettingChanges(@Reference AuditLog audit, @Reference ConfigurationAdmin admin) {
+  public SettingChanges(
+      @Reference AuditLog audit,
+      @Reference ConfigurationAdmin admin,
+      @Reference(service = ConfigurationAdmin.class, name = "adminReference")
+          ServiceReference<ConfigurationAdmin> adminReference) {
     this.audit = audit;
     this.admin = admin;
+    this.reference = adminReference;
     try {
       Configuration[] all = admin.listConfigurations(null);
       for (Configuration c : all == null ? new Configuration[0] : all) {
-        known.put(c.getPid(), readable(c.getProperties()));
+        known.put(c.getPid(), readable(inEffect(c)));
       }
     } catch (IOException | InvalidSyntaxException e) {
       LOG.log(Level.WARNING, "Cannot read the current settings to compare changes with: {0}", e);
@@ -139,12 +146,22 @@ public final class SettingChanges implements ConfigurationListener {
   private Map<String, String> current(String pid) {
     try {
       Configuration[] found = admin.listConfigurations("(service.pid=" + escaped(pid) + ")");
-      return found == null || found.length == 0 ? null : readable(found[0].getProperties());
+      return found == null || found.length == 0 ? null : readable(inEffect(found[0]));
     } catch (IOException | InvalidSyntaxException e) {
       LOG.log(
           Level.ERROR, "Setting {0} changed but cannot be read to audit the change: {1}", pid, e);
       return null;
     }
+  }
+
+  /**
+   * Returns a configuration's properties as its component receives them: after the configuration
+   * plugins, so that environment overrides ({@code BULWARK_*}) are recorded as the values in
+   * effect, not the shipped ones they replace.
+   */
+  private Dictionary<String, Object> inEffect(Configuration c) {
+    Dictionary<String, Object> processed = c.getProcessedProperties(reference);
+    return processed != null ? processed : c.getProperties();
   }
 
   private void record(String action, String pid, Map<String, String> details) {
