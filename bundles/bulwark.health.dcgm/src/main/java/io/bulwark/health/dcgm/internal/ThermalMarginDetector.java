@@ -5,6 +5,7 @@ import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
+import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.Sample;
 import java.util.ArrayList;
@@ -89,13 +90,29 @@ public final class ThermalMarginDetector implements Detector {
               && peers.length >= options.minPeers()
               && r.median - peerMedian >= options.peerGapCelsius();
       if (thin || hotterThanPeers) {
-        conditions.add(condition(r, share, peers.length, peerMedian, thin));
+        boolean throttling = thin && throttlingForHeat(context, r.gpu, from);
+        conditions.add(condition(r, share, peers.length, peerMedian, thin, throttling));
       }
     }
     return conditions;
   }
 
-  private Condition condition(Reading r, double share, int peers, double peerMedian, boolean thin) {
+  /**
+   * Returns true if the GPU's newest clock-event reasons in the window say its clocks are held down
+   * for heat now (software or hardware thermal slowdown), busy or not.
+   */
+  private static boolean throttlingForHeat(DetectionContext context, ObservedGpu gpu, long from) {
+    double reasons = Flags.latest(context, gpu, DcgmField.CLOCKS_EVENT_REASONS, from);
+    if (!Double.isFinite(reasons)) {
+      return false;
+    }
+    long mask = (long) reasons;
+    return ClockEventReason.SW_THERMAL_SLOWDOWN.isSet(mask)
+        || ClockEventReason.HW_THERMAL_SLOWDOWN.isSet(mask);
+  }
+
+  private Condition condition(
+      Reading r, double share, int peers, double peerMedian, boolean thin, boolean throttling) {
     ObservedGpu gpu = r.gpu;
     Evidence evidence =
         Evidence.of(DcgmField.GPU_TEMP)
@@ -120,6 +137,9 @@ public final class ThermalMarginDetector implements Detector {
     if (Double.isFinite(peerMedian)) {
       evidence.put("peerMedianGpuTempCelsius", peerMedian);
     }
+    if (throttling) {
+      evidence.put("throttlingForHeat", "yes");
+    }
     String summary =
         thin
             ? gpu.describe()
@@ -129,7 +149,10 @@ public final class ThermalMarginDetector implements Detector {
                 + Evidence.number(r.median)
                 + " of "
                 + Evidence.number(r.limit)
-                + " °C): it will throttle soon"
+                + (throttling
+                    ? " °C) and its clocks are already held down for heat (see its thermal-throttle"
+                        + " finding)"
+                    : " °C): it will throttle soon")
             : gpu.describe()
                 + " runs "
                 + Evidence.number(r.median - peerMedian)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Severity;
+import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.SeriesId;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,32 @@ class NodeAndThermalDetectorsTest {
               assertThat(c.evidence())
                   .containsEntry("slowdownTempCelsius", "87")
                   .containsEntry("medianMarginCelsius", "3");
-              assertThat(c.summary()).contains("3 °C below its slowdown temperature");
+              assertThat(c.summary())
+                  .contains("3 °C below its slowdown temperature")
+                  .endsWith("it will throttle soon");
+            });
+  }
+
+  @Test
+  void a_thin_margin_on_a_gpu_that_already_throttles_for_heat_says_so_not_that_it_will() {
+    temp(1, 2, 86, 0);
+    NodeId hot = node(1);
+    fleet.with(
+        (n, g, m, s, sound) ->
+            n.equals(hot) && g == 2 && m.equals(DcgmField.CLOCKS_EVENT_REASONS)
+                ? (double) ClockEventReason.SW_THERMAL_SLOWDOWN.mask()
+                : null);
+    fleet.run(60);
+
+    assertThat(margin.evaluate(fleet.context()))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.summary())
+                  .contains("1 °C below its slowdown temperature")
+                  .contains("already held down for heat")
+                  .doesNotContain("will throttle soon");
+              assertThat(c.evidence()).containsEntry("throttlingForHeat", "yes");
             });
   }
 
