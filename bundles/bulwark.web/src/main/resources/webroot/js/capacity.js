@@ -1,10 +1,10 @@
 // Lost capacity in hours and money: the GPU-hours lost per day by cause (failure, throttle, straggler,
-// degraded) over the last 24 hours, and a stacked bar per day from the hourly ledger.
+// degraded, unknown: GPUs whose nodes did not report) over the last 24 hours, and a stacked bar per day from the hourly ledger.
 
 import { h, s } from '/js/dom.js';
 import { number } from '/js/format.js';
 
-export const CAUSES = ['failure', 'throttle', 'straggler', 'degraded'];
+export const CAUSES = ['failure', 'throttle', 'straggler', 'degraded', 'unknown'];
 const WIDTH = 420;
 const HEIGHT = 110;
 const MARGIN = { left: 40, right: 6, top: 8, bottom: 18 };

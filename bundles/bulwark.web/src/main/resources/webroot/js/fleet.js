@@ -7,7 +7,7 @@ import { findingsTable } from '/js/findings-table.js';
 import { lossChart, lossSummary } from '/js/capacity.js';
 
 const OPEN_COLUMNS = ['kind', 'node', 'gpu', 'severity', 'since', 'summary', 'action'];
-const HEALTH_ORDER = ['healthy', 'warning', 'critical', 'missing'];
+const HEALTH_ORDER = ['healthy', 'warning', 'critical', 'missing', 'unknown'];
 
 export function mount(root) {
   const open = new Map();
@@ -34,16 +34,19 @@ export function mount(root) {
 
   function renderCapacity() {
     if (!capacity) return;
-    summary.textContent = capacity.summary;
+    summary.textContent = capacity.headline || capacity.summary;
     const fill = meter.firstChild;
     fill.style.width = `${Math.max(0, Math.min(100, (capacity.effectiveCapacity || 0) * 100)).toFixed(1)}%`;
     meter.title = `${percent(capacity.effectiveCapacity)} of installed GPU capacity is delivered`;
     replace(stats,
+      // Healthy, degraded, failed and unknown never overlap: they add up to the GPUs installed.
       stat('Installed', capacity.gpusInstalled),
       stat('Healthy', capacity.gpusHealthy),
       stat('Degraded', capacity.gpusDegraded),
-      stat('Failed', capacity.gpusFailed ?? capacity.gpusInstalled - capacity.gpusHealthy),
-      stat('Healthy GPUs run at', percent(capacity.meanRelativePerformance)),
+      stat('Failed', capacity.gpusFailed),
+      stat('Unknown', capacity.gpusUnknown, capacity.targetsNotAnswering
+        ? `${capacity.targetsNotAnswering} target(s) not answering` : 'nodes not reporting'),
+      stat('Serving GPUs run at', percent(capacity.meanRelativePerformance)),
       stat('Effective', percent(capacity.effectiveCapacity)),
       stat('As of', relative(capacity.at)));
     if (capacity.lastDay) ledger = capacity;
@@ -119,6 +122,7 @@ export function mount(root) {
   };
 }
 
-function stat(label, value) {
-  return h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value' }, value));
+function stat(label, value, title) {
+  return h('div', { class: 'stat', title: title || null, data: { stat: label.toLowerCase() } },
+    h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value' }, value ?? '–'));
 }

@@ -122,7 +122,7 @@ class FaultsToFindingsIT {
     assertThat(capacity.getDouble("effectiveCapacity"))
         .isLessThan(capacity.getInteger("gpusHealthy") / 512.0);
     assertThat(capacity.getString("summary"))
-        .matches("\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective");
+        .matches("\\d+ of 512 GPUs serving at \\d+% = \\d+% effective");
 
     JsonObject node = new JsonObject(bulwark.get("/api/v1/nodes/gpu-node-006").body());
     assertThat(node.encode()).contains("thermal-throttle");

@@ -50,7 +50,7 @@ class FleetPageBrowserIT {
             d ->
                 d.findElement(By.id("capacity-summary"))
                     .getText()
-                    .matches("(?s).*\\d+ of 512 GPUs healthy at \\d+% = \\d+% effective.*"));
+                    .matches("(?s).*\\d+ of 512 GPUs serving at \\d+% = \\d+% effective.*"));
         // The demo scenario injects one fault of each kind; each shows as an open finding and a
         // coloured cell.
         // The demo runs without a TPM: the red development-mode banner must be shown.

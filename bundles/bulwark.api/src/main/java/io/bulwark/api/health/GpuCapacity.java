@@ -4,8 +4,10 @@ import io.bulwark.api.fleet.NodeId;
 import java.util.Objects;
 
 /**
- * The capacity one GPU delivers: whether it is healthy (no open critical finding, reporting
- * telemetry) and its performance relative to a sound GPU of the fleet, in [0, 1].
+ * The capacity one GPU delivers: whether it is healthy (serving: no open critical finding,
+ * reporting telemetry) and its performance relative to a sound GPU of the fleet, in [0, 1]. Every
+ * GPU is exactly one of {@link #fullyHealthy}, {@link #degraded}, {@link #unknown} or failed (none
+ * of these).
  *
  * @param limitedBy the kind of the finding that costs this GPU its capacity (the critical one, or
  *     the one with the lowest performance factor); {@code telemetry-stale} when its node stopped
@@ -33,11 +35,32 @@ public record GpuCapacity(
   }
 
   /**
+   * Returns true for a GPU whose node does not report telemetry: whether it serves is not known.
+   *
+   * @since 1.3
+   */
+  public boolean unknown() {
+    return !healthy && FindingKind.TELEMETRY_STALE.equals(limitedBy);
+  }
+
+  /**
+   * Returns true for a GPU that serves at its full performance.
+   *
+   * @since 1.3
+   */
+  public boolean fullyHealthy() {
+    return healthy && relativePerformance >= 1.0;
+  }
+
+  /**
    * Returns the cause this GPU's lost capacity is booked under, or null if it loses none.
    *
    * @since 1.2
    */
   public LossCause lossCause() {
+    if (unknown()) {
+      return LossCause.UNKNOWN;
+    }
     if (!healthy) {
       return LossCause.FAILURE;
     }

@@ -8,6 +8,7 @@ import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.GpuCapacity;
+import io.bulwark.api.health.LossCause;
 import io.bulwark.api.health.Severity;
 import io.bulwark.testing.InMemoryFleet;
 import io.bulwark.testing.InMemoryTelemetry;
@@ -76,7 +77,12 @@ class CapacityAccountTest {
     assertThat(report.gpusHealthy()).isEqualTo(80);
     assertThat(report.meanRelativePerformance()).isCloseTo(0.7, within(1e-9));
     assertThat(report.effectiveCapacity()).isCloseTo(0.56, within(1e-9));
-    assertThat(report.summary()).isEqualTo("80 of 100 GPUs healthy at 70% = 56% effective");
+    assertThat(report.summary()).isEqualTo("80 of 100 GPUs serving at 70% = 56% effective");
+    // Healthy, degraded, failed and unknown do not overlap: they add up to the GPUs installed.
+    assertThat(report.gpusFullyHealthy()).isZero();
+    assertThat(report.gpusDegraded()).isEqualTo(80);
+    assertThat(report.gpusFailed()).isEqualTo(20);
+    assertThat(report.gpusUnknown()).isZero();
     assertThat(report.at().toEpochMilli()).isEqualTo(clock.millis());
   }
 
@@ -99,7 +105,7 @@ class CapacityAccountTest {
   }
 
   @Test
-  void gpus_of_a_node_that_stopped_reporting_telemetry_count_as_lost() {
+  void gpus_of_a_node_that_stopped_reporting_telemetry_count_as_lost_and_unknown() {
     tenNodesOfTenGpusReporting();
     engine.evaluate();
     assertThat(engine.capacity().gpusHealthy()).isEqualTo(100);
@@ -117,7 +123,15 @@ class CapacityAccountTest {
     assertThat(engine.capacity().gpus())
         .filteredOn(g -> !g.healthy())
         .allSatisfy(g -> assertThat(g.node().value()).isEqualTo("gpu-node-000"))
-        .allSatisfy(g -> assertThat(g.relativePerformance()).isZero());
+        .allSatisfy(g -> assertThat(g.relativePerformance()).isZero())
+        .allSatisfy(g -> assertThat(g.unknown()).isTrue())
+        .allSatisfy(g -> assertThat(g.lossCause()).isEqualTo(LossCause.UNKNOWN));
+    CapacityReport report = engine.capacity();
+    assertThat(report.gpusUnknown()).as("never healthy what it cannot see").isEqualTo(10);
+    assertThat(report.gpusFailed()).as("nor failed").isZero();
+    assertThat(report.gpusFullyHealthy()).isEqualTo(90);
+    assertThat(report.summary())
+        .isEqualTo("90 of 100 GPUs serving at 100% = 90% effective; 10 GPUs unknown");
   }
 
   @Test
@@ -129,7 +143,9 @@ class CapacityAccountTest {
     engine.evaluate();
 
     assertThat(engine.capacity().summary())
-        .isEqualTo("90 of 100 GPUs healthy at 100% = 90% effective");
+        .isEqualTo("90 of 100 GPUs serving at 100% = 90% effective");
+    assertThat(engine.capacity().gpusFailed()).isEqualTo(10);
+    assertThat(engine.capacity().gpusUnknown()).isZero();
   }
 
   @Test

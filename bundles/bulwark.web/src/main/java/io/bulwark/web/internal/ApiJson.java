@@ -40,8 +40,13 @@ final class ApiJson {
         .put("occurrences", f.occurrences());
   }
 
-  /** Returns the capacity account with its one-line summary and the per-GPU list. */
-  static JsonObject capacity(CapacityReport report) {
+  /**
+   * Returns the capacity account with its one-line summary, the headline the fleet page shows (the
+   * summary and the targets not answering) and the per-GPU list. {@code gpusHealthy} (full
+   * performance), {@code gpusDegraded}, {@code gpusFailed} and {@code gpusUnknown} add up to {@code
+   * gpusInstalled}; {@code gpusServing} is the healthy and the degraded together.
+   */
+  static JsonObject capacity(CapacityReport report, int targetsNotAnswering) {
     JsonArray gpus = new JsonArray();
     for (GpuCapacity g : report.gpus()) {
       gpus.add(
@@ -49,6 +54,7 @@ final class ApiJson {
               .put("node", g.node().value())
               .put("gpu", g.gpu())
               .put("healthy", g.healthy())
+              .put("unknown", g.unknown())
               .put("relativePerformance", finite(g.relativePerformance()))
               .put("limitedBy", g.limitedBy())
               .put("lossCause", g.lossCause() == null ? null : name(g.lossCause())));
@@ -56,13 +62,34 @@ final class ApiJson {
     return new JsonObject()
         .put("at", instant(report.at()))
         .put("summary", report.summary())
+        .put("headline", headline(report, targetsNotAnswering))
         .put("gpusInstalled", report.gpusInstalled())
-        .put("gpusHealthy", report.gpusHealthy())
+        .put("gpusServing", report.gpusHealthy())
+        .put("gpusHealthy", report.gpusFullyHealthy())
         .put("gpusDegraded", report.gpusDegraded())
         .put("gpusFailed", report.gpusFailed())
+        .put("gpusUnknown", report.gpusUnknown())
+        .put("targetsNotAnswering", targetsNotAnswering)
         .put("meanRelativePerformance", finite(report.meanRelativePerformance()))
         .put("effectiveCapacity", finite(report.effectiveCapacity()))
         .put("gpus", gpus);
+  }
+
+  /**
+   * Returns the account's summary with the targets not answering: "496 of 512 GPUs serving at 98% =
+   * 95% effective; 16 GPUs unknown (2 targets not answering)".
+   */
+  static String headline(CapacityReport report, int targetsNotAnswering) {
+    if (targetsNotAnswering == 0) {
+      return report.summary();
+    }
+    String targets =
+        targetsNotAnswering
+            + (targetsNotAnswering == 1 ? " target" : " targets")
+            + " not answering";
+    return report.gpusUnknown() > 0
+        ? report.summary() + " (" + targets + ")"
+        : report.summary() + "; " + targets;
   }
 
   /** Returns a scrape target with how its last scrape went. */

@@ -4,6 +4,8 @@ import io.bulwark.api.health.CapacityInterval;
 import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.health.LossCause;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.api.telemetry.TelemetryTargets;
 import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,21 +22,25 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code GET /api/v1/capacity}: the effective-capacity account now (GPUs installed, healthy,
- * degraded, failed; effective capacity; per GPU), the GPU-hours lost over the last 24 hours by
- * cause with the rate per day, and the account day by day over the last {@code days} (1 to 90,
- * default 14) from the hourly ledger; in money too when a GPU-hour price is configured.
+ * {@code GET /api/v1/capacity}: the effective-capacity account now (GPUs installed, and of them
+ * healthy, degraded, failed and unknown, which add up; the targets not answering; effective
+ * capacity; per GPU), the GPU-hours lost over the last 24 hours by cause with the rate per day, and
+ * the account day by day over the last {@code days} (1 to 90, default 14) from the hourly ledger;
+ * in money too when a GPU-hour price is configured.
  */
 final class CapacityResource {
   static final int DEFAULT_DAYS = 14;
   static final int MAX_DAYS = 90;
 
   private final HealthService health;
+  private final TelemetryTargets targets;
   private final GpuHourPrice price;
   private final Clock clock;
 
-  CapacityResource(HealthService health, GpuHourPrice price, Clock clock) {
+  CapacityResource(
+      HealthService health, TelemetryTargets targets, GpuHourPrice price, Clock clock) {
     this.health = health;
+    this.targets = targets;
     this.price = price;
     this.clock = clock;
   }
@@ -45,6 +51,17 @@ final class CapacityResource {
     return report != null ? report : CapacityReport.of(clock.instant(), List.of());
   }
 
+  /** Returns how many scrape targets are not answering now: down, or not scraped yet. */
+  static int notAnswering(TelemetryTargets targets) {
+    int n = 0;
+    for (TargetStatus t : targets.targets()) {
+      if (t.health() != TargetStatus.Health.UP) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   void capacity(RoutingContext ctx) {
     int days = QueryParameters.integer(ctx, "days", DEFAULT_DAYS, 1, MAX_DAYS);
     CapacityReport report = current(health, clock);
@@ -52,7 +69,7 @@ final class CapacityResource {
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     Instant from = today.minusDays(days - 1L).atStartOfDay(ZoneOffset.UTC).toInstant();
     List<CapacityInterval> hours = health.capacityHistory(from);
-    JsonObject body = ApiJson.capacity(report);
+    JsonObject body = ApiJson.capacity(report, notAnswering(targets));
     body.put("lastDay", lastDay(hours, now.minus(Duration.ofDays(1))));
     body.put("days", perDay(hours, today, days));
     if (price.shown()) {

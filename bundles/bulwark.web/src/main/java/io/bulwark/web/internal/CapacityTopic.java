@@ -2,6 +2,7 @@ package io.bulwark.web.internal;
 
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.telemetry.TelemetryTargets;
 import io.bulwark.web.api.ApiRoute;
 import io.bulwark.web.api.EventSink;
 import io.bulwark.web.api.EventTopic;
@@ -27,18 +28,24 @@ public final class CapacityTopic implements EventTopic {
 
   private final Vertx vertx;
   private final HealthService health;
+  private final TelemetryTargets targets;
   private final Duration every;
   private final Clock clock;
   private volatile long timer = -1;
 
   @Activate
-  public CapacityTopic(@Reference Vertx vertx, @Reference HealthService health) {
-    this(vertx, health, EVERY, Clock.systemUTC());
+  public CapacityTopic(
+      @Reference Vertx vertx,
+      @Reference HealthService health,
+      @Reference TelemetryTargets targets) {
+    this(vertx, health, targets, EVERY, Clock.systemUTC());
   }
 
-  CapacityTopic(Vertx vertx, HealthService health, Duration every, Clock clock) {
+  CapacityTopic(
+      Vertx vertx, HealthService health, TelemetryTargets targets, Duration every, Clock clock) {
     this.vertx = vertx;
     this.health = health;
+    this.targets = targets;
     this.every = every;
     this.clock = clock;
   }
@@ -80,6 +87,8 @@ public final class CapacityTopic implements EventTopic {
 
   @Override
   public String snapshot() {
-    return ApiJson.capacity(CapacityResource.current(health, clock)).encode();
+    return ApiJson.capacity(
+            CapacityResource.current(health, clock), CapacityResource.notAnswering(targets))
+        .encode();
   }
 }

@@ -61,7 +61,7 @@ public final class FleetRoutes implements RouteContributor {
     NodesResource nodes = new NodesResource(health, fleet, telemetry, clock);
     NodeRemoval removal = new NodeRemoval(fleet, telemetry, targets, audit, clock);
     FindingsResource findings = new FindingsResource(health);
-    CapacityResource capacity = new CapacityResource(health, price, clock);
+    CapacityResource capacity = new CapacityResource(health, targets, price, clock);
     TargetsResource targetsResource = new TargetsResource(targets);
     Set<Role> any = ApiRoute.ANY_ROLE;
     Set<Role> admin = Set.of(Role.ADMIN);

@@ -6,18 +6,27 @@ import java.util.Collection;
 import java.util.Locale;
 
 /**
- * The health of one GPU as the fleet grid colours it. {@link #MISSING}: installed but absent from
- * the latest scrape; otherwise the worst open finding on it decides ({@link #CRITICAL}, {@link
- * #WARNING}), and a GPU with no open warning or critical finding is {@link #HEALTHY}.
+ * The health of one GPU as the fleet grid colours it. {@link #UNKNOWN}: its node does not report,
+ * so nothing is known of it now (never shown healthy); {@link #MISSING}: its node reports but the
+ * GPU is absent from the latest scrape; otherwise the worst open finding on it decides ({@link
+ * #CRITICAL}, {@link #WARNING}), and a GPU with no open warning or critical finding is {@link
+ * #HEALTHY}.
  */
 enum GpuHealth {
   HEALTHY,
   WARNING,
   CRITICAL,
-  MISSING;
+  MISSING,
+  UNKNOWN;
 
-  /** Returns the health of a GPU from whether telemetry reports it and the open findings on it. */
-  static GpuHealth of(boolean reporting, Collection<Finding> openFindings) {
+  /**
+   * Returns the health of a GPU from whether its node reports, whether telemetry lists the GPU, and
+   * the open findings on it.
+   */
+  static GpuHealth of(boolean nodeReporting, boolean reporting, Collection<Finding> openFindings) {
+    if (!nodeReporting) {
+      return UNKNOWN;
+    }
     if (!reporting) {
       return MISSING;
     }

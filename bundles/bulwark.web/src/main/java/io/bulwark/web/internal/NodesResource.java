@@ -142,7 +142,9 @@ final class NodesResource {
               GpuCapacity cap = capacity.get(node.id().value() + "/" + index);
               return new JsonObject()
                   .put("index", index)
-                  .put("health", GpuHealth.of(e.getValue(), onGpu).label())
+                  .put(
+                      "health",
+                      GpuHealth.of(cap == null || !cap.unknown(), e.getValue(), onGpu).label())
                   .put("reporting", e.getValue())
                   .put("openFindings", onGpu.size())
                   .put(

@@ -88,7 +88,7 @@ class EventHubTest {
     try (EventReader events = new EventReader(client, true)) {
       EventReader.Event first = events.next("capacity", WAIT);
       assertThat(new JsonObject(first.data()).getString("summary"))
-          .isEqualTo("4 of 6 GPUs healthy at 90% = 60% effective");
+          .isEqualTo("4 of 6 GPUs serving at 90% = 60% effective");
       assertThat(events.next("capacity", WAIT)).as("a periodic capacity event").isNotNull();
       assertThat(events.next(":", WAIT))
           .as("a heartbeat comment")

@@ -222,7 +222,7 @@ final class FleetFixture {
         "/ui/bulwark.web/",
         name -> loader.getResource(CorePages.RESOURCE_ROOT.substring(1) + "/" + name));
     c.addTopic(findings);
-    c.addTopic(new CapacityTopic(vertx, health, capacityEvery, clock));
+    c.addTopic(new CapacityTopic(vertx, health, telemetry, capacityEvery, clock));
     return c;
   }
 

@@ -19,10 +19,12 @@ class NodeViewTest {
   void missingWinsOverFindingsAndCriticalOverWarning() {
     List<Finding> both = List.of(fixture.thermal, fixture.xid);
 
-    assertThat(GpuHealth.of(false, both)).isEqualTo(GpuHealth.MISSING);
-    assertThat(GpuHealth.of(true, both)).isEqualTo(GpuHealth.CRITICAL);
-    assertThat(GpuHealth.of(true, List.of(fixture.thermal))).isEqualTo(GpuHealth.WARNING);
-    assertThat(GpuHealth.of(true, List.of())).isEqualTo(GpuHealth.HEALTHY);
+    assertThat(GpuHealth.of(true, false, both)).isEqualTo(GpuHealth.MISSING);
+    assertThat(GpuHealth.of(false, true, List.of())).isEqualTo(GpuHealth.UNKNOWN);
+    assertThat(GpuHealth.of(false, false, both)).isEqualTo(GpuHealth.UNKNOWN);
+    assertThat(GpuHealth.of(true, true, both)).isEqualTo(GpuHealth.CRITICAL);
+    assertThat(GpuHealth.of(true, true, List.of(fixture.thermal))).isEqualTo(GpuHealth.WARNING);
+    assertThat(GpuHealth.of(true, true, List.of())).isEqualTo(GpuHealth.HEALTHY);
     assertThat(GpuHealth.worst(both)).isEqualTo(Severity.CRITICAL);
     assertThat(GpuHealth.worst(List.of())).isNull();
   }

@@ -159,9 +159,17 @@ class WebApiTest {
   void capacityHasSummaryAndPerGpuList() {
     JsonObject body = api.json("/api/v1/capacity");
 
-    assertThat(body.getString("summary")).isEqualTo("4 of 6 GPUs healthy at 90% = 60% effective");
+    assertThat(body.getString("summary")).isEqualTo("4 of 6 GPUs serving at 90% = 60% effective");
     assertThat(body.getInteger("gpusInstalled")).isEqualTo(6);
-    assertThat(body.getInteger("gpusHealthy")).isEqualTo(4);
+    assertThat(body.getInteger("gpusServing")).isEqualTo(4);
+    // Healthy, degraded, failed and unknown do not overlap and add up to the GPUs installed.
+    assertThat(body.getInteger("gpusHealthy")).isEqualTo(2);
+    assertThat(body.getInteger("gpusDegraded")).isEqualTo(2);
+    assertThat(body.getInteger("gpusFailed")).isEqualTo(2);
+    assertThat(body.getInteger("gpusUnknown")).isZero();
+    assertThat(body.getInteger("targetsNotAnswering")).isEqualTo(1);
+    assertThat(body.getString("headline"))
+        .isEqualTo("4 of 6 GPUs serving at 90% = 60% effective; 1 target not answering");
     assertThat(body.getDouble("effectiveCapacity"))
         .isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-9));
     JsonObject gpu = body.getJsonArray("gpus").getJsonObject(1);
