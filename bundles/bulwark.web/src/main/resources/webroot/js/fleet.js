@@ -61,7 +61,9 @@ export function mount(root) {
     replace(grid, nodes.map((node) => h('div', { class: 'grid-row', role: 'row', data: { node: node.id } },
       h('a', { class: 'grid-node mono', href: `#/nodes/${encodeURIComponent(node.id)}`, role: 'rowheader' }, node.id),
       h('span', { class: `grid-meta sev-text-${node.worstSeverity || 'none'}` },
-        `${node.gpusReporting}/${node.gpusInstalled} GPUs · ${node.openFindings} open`),
+        node.gpus.length && node.gpus.every((gpu) => gpu.health === 'unknown')
+          ? `not reporting · ${node.gpusInstalled} GPUs · ${node.openFindings} open`
+          : `${node.gpusReporting}/${node.gpusInstalled} GPUs · ${node.openFindings} open`),
       h('div', { class: 'grid-gpus', role: 'cell' }, node.gpus.map((gpu) => h('a', {
         class: `gpu-cell health-${gpu.health}`,
         href: `#/nodes/${encodeURIComponent(node.id)}`,

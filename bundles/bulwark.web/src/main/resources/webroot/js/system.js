@@ -1,5 +1,6 @@
 // System page: the appliance's state and each subsystem's report (what it sees, what to do), uptime,
-// detectors, telemetry targets and the bundles of the appliance.
+// detectors, what the detectors cannot see (fields the exporters do not serve), telemetry targets and the
+// bundles of the appliance.
 
 import { getJson } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
@@ -9,18 +10,21 @@ export function mount(root) {
   const facts = h('dl', { class: 'facts', id: 'system-facts' });
   const subsystemsHost = h('div', { class: 'table-wrap' });
   const targetsHost = h('div', { class: 'table-wrap' });
+  const coverageHost = h('div', { class: 'table-wrap', id: 'coverage' });
   const bundlesHost = h('div', { class: 'table-wrap' });
   const error = h('p', { class: 'notice error', hidden: true, id: 'system-error' });
   replace(root,
     h('div', { class: 'page-head' }, h('h1', {}, 'System')),
     error, facts,
     h('section', { class: 'panel' }, h('h2', {}, 'Subsystems'), subsystemsHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Detector coverage'), coverageHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Telemetry targets'), targetsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Bundles'), bundlesHost));
 
   async function refresh() {
     try {
-      const [health, targets] = await Promise.all([getJson('health'), getJson('telemetry/targets')]);
+      const [health, targets, coverage] = await Promise.all(
+        [getJson('health'), getJson('telemetry/targets'), getJson('telemetry/coverage')]);
       const active = health.bundles.filter((b) => b.state === 'active').length;
       replace(facts,
         h('div', { class: 'fact' }, h('dt', {}, 'Status'),
@@ -37,6 +41,7 @@ export function mount(root) {
           h('td', { class: 'nowrap', title: absolute(s.since) }, relative(s.since)),
           h('td', {}, s.summary),
           h('td', {}, s.action || '–'))))));
+      replace(coverageHost, coverageView(coverage));
       replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Last scrape', 'Duration', 'Samples', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },
@@ -63,6 +68,25 @@ export function mount(root) {
 
   refresh();
   return { refresh, onCapacity() {}, onFinding() {}, unmount() {} };
+}
+
+/** The detectors that cannot fully see some nodes, grouped by the fields their exporters lack. */
+function coverageView(coverage) {
+  const summary = h('p', { id: 'coverage-summary', class: coverage.gaps.length ? 'notice warning' : 'muted' },
+    coverage.gaps.length
+      ? `${coverage.nodesReporting - coverage.nodesComplete} of ${coverage.nodesReporting} reporting nodes `
+        + `(${coverage.gpusPartlyCovered} GPUs) lack fields some detectors read: those detectors cannot see `
+        + 'those faults there. Enable the fields in the exporter (appliance-image/etc/dcgm-exporter/bulwark-counters.csv).'
+      : `Every detector sees every field it reads on all ${coverage.nodesReporting} reporting nodes.`);
+  if (!coverage.gaps.length) return summary;
+  return [summary, h('table', { id: 'coverage-list', class: 'table' },
+    h('thead', {}, h('tr', {}, ['Detector', 'Missing fields', 'Nodes', 'GPUs', 'For example'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, coverage.gaps.map((g) => h('tr', { data: { detector: g.detector } },
+      h('td', { class: 'mono' }, g.detector),
+      h('td', { class: 'mono' }, g.missing.join(', ')),
+      h('td', { class: 'num' }, g.nodes),
+      h('td', { class: 'num' }, g.gpus),
+      h('td', { class: 'mono' }, g.sampleNodes.join(', ') + (g.nodes > g.sampleNodes.length ? ', …' : ''))))))];
 }
 
 function fact(label, value, id) {

@@ -211,11 +211,7 @@ class AdminTlsIT {
     assertThat(settings).contains("configuration-admin");
     // The values recorded are those in effect, after the BULWARK_* overrides, not the shipped ones.
     JsonObject details =
-        new JsonObject(settings)
-            .getJsonArray("records")
-            .getJsonObject(0)
-            .getJsonObject("event")
-            .getJsonObject("details");
+        new JsonObject(settings).getJsonArray("records").getJsonObject(0).getJsonObject("details");
     assertThat(details.getString("io.bulwark.web.httpsPort"))
         .isEqualTo(Integer.toString(bulwark.httpsPort));
     assertThat(details.getString("io.bulwark.store.dataDir")).isEqualTo(bulwark.dataDir.toString());

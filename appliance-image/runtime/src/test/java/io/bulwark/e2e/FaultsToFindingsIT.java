@@ -116,13 +116,22 @@ class FaultsToFindingsIT {
         .as("no finding on a healthy node")
         .allMatch(n -> FAULTS.stream().anyMatch(f -> f[1].equals(n)));
     JsonObject capacity = new JsonObject(bulwark.get("/api/v1/capacity").body());
-    assertThat(capacity.getInteger("gpusHealthy"))
+    assertThat(capacity.getInteger("gpusServing"))
         .as("xid 79, DBE, row-remap and missing GPUs are lost")
         .isLessThanOrEqualTo(512 - 4);
     assertThat(capacity.getDouble("effectiveCapacity"))
-        .isLessThan(capacity.getInteger("gpusHealthy") / 512.0);
+        .isLessThan(capacity.getInteger("gpusServing") / 512.0);
+    assertThat(
+            capacity.getInteger("gpusHealthy")
+                + capacity.getInteger("gpusDegraded")
+                + capacity.getInteger("gpusFailed")
+                + capacity.getInteger("gpusUnknown"))
+        .as("healthy, degraded, failed and unknown add up to the GPUs installed")
+        .isEqualTo(512);
+    // The silent node's 8 GPUs are unknown: never counted healthy, nor failed.
+    assertThat(capacity.getInteger("gpusUnknown")).isEqualTo(8);
     assertThat(capacity.getString("summary"))
-        .matches("\\d+ of 512 GPUs serving at \\d+% = \\d+% effective");
+        .matches("\\d+ of 512 GPUs serving at \\d+% = \\d+% effective; 8 GPUs unknown");
 
     JsonObject node = new JsonObject(bulwark.get("/api/v1/nodes/gpu-node-006").body());
     assertThat(node.encode()).contains("thermal-throttle");

@@ -21,4 +21,14 @@ public interface Detector {
 
   /** Returns the conditions that hold now. Never null. */
   List<Condition> evaluate(DetectionContext context);
+
+  /**
+   * Returns the telemetry fields this detector reads, so that the appliance can tell an operator
+   * which exporters leave it blind. Empty for a detector that reads no telemetry field.
+   *
+   * @since 1.3
+   */
+  default List<DetectorInput> inputs() {
+    return List.of();
+  }
 }

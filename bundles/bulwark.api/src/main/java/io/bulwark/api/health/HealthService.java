@@ -27,6 +27,16 @@ public interface HealthService {
     return List.of();
   }
 
+  /**
+   * Returns, per node that reports telemetry now, the detectors that cannot fully see it because
+   * its exporter does not serve their inputs, by node.
+   *
+   * @since 1.3
+   */
+  default List<NodeCoverage> coverage() {
+    return List.of();
+  }
+
   /** Returns the names of the detectors currently taking part. */
   List<String> detectors();
 }

@@ -3,6 +3,7 @@ package io.bulwark.health.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -50,6 +51,24 @@ final class DetectorRoster {
   /** Returns the names of the detectors taking part, in the order they joined. */
   List<String> names() {
     return detectors.stream().map(Entry::name).toList();
+  }
+
+  /**
+   * Returns the inputs of every detector taking part, by name; a detector that fails to say is
+   * listed with none (it is logged, not counted as blind).
+   */
+  Map<String, List<DetectorInput>> inputs() {
+    Map<String, List<DetectorInput>> all = new LinkedHashMap<>();
+    for (Entry e : detectors) {
+      try {
+        List<DetectorInput> in = e.detector.inputs();
+        all.put(e.name, in == null ? List.of() : List.copyOf(in));
+      } catch (RuntimeException ex) {
+        LOG.log(Level.WARNING, "Detector ''{0}'' cannot list its inputs: {1}", e.name, ex);
+        all.put(e.name, List.of());
+      }
+    }
+    return all;
   }
 
   /** Evaluates every detector once. */

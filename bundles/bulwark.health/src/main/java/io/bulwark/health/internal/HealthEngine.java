@@ -11,6 +11,7 @@ import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.HealthService;
+import io.bulwark.api.health.NodeCoverage;
 import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.api.telemetry.TelemetryQuery;
@@ -280,6 +281,12 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   @Override
   public List<String> detectors() {
     return roster.names();
+  }
+
+  @Override
+  public List<NodeCoverage> coverage() {
+    return DetectorCoverage.of(
+        roster.inputs(), telemetry, clock.millis() - options.telemetryStaleMillis());
   }
 
   private void evaluateSafely() {

@@ -74,7 +74,10 @@ final class TelemetryHealth {
     if (!fileProblem.isEmpty() && targets.isEmpty()) {
       next = SubsystemState.DOWN;
       summary = "no GPU is watched: the targets file cannot be used: " + fileProblem;
-      action = "Fix the file_sd file " + options.fileSd() + " (see the Telemetry page)";
+      action =
+          "Fix the file_sd file "
+              + options.fileSd()
+              + " (see the telemetry targets on the System page)";
     } else if (targets.isEmpty()) {
       next = SubsystemState.DEGRADED;
       summary = "no scrape target is listed: no GPU is watched";
@@ -98,7 +101,8 @@ final class TelemetryHealth {
               + firstDown.target().url()
               + ": "
               + firstDown.lastError();
-      action = "Check the network to the exporters and that they run (see the Telemetry page)";
+      action =
+          "Check the network to the exporters and that they run (see the telemetry targets on the System page)";
     } else if (budget.used() >= budget.limit()) {
       next = SubsystemState.DEGRADED;
       summary =
@@ -122,7 +126,7 @@ final class TelemetryHealth {
               limited,
               example.target().url(),
               example.lastError());
-      action = "See each target's error on the Telemetry page";
+      action = "See each target's error under Telemetry targets on the System page";
     } else {
       next = SubsystemState.UP;
       summary =

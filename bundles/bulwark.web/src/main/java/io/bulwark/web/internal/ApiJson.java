@@ -47,6 +47,12 @@ final class ApiJson {
    * gpusInstalled}; {@code gpusServing} is the healthy and the degraded together.
    */
   static JsonObject capacity(CapacityReport report, int targetsNotAnswering) {
+    return capacity(report, targetsNotAnswering, 0);
+  }
+
+  /** As {@link #capacity(CapacityReport, int)}, with the GPUs some detector cannot fully see. */
+  static JsonObject capacity(
+      CapacityReport report, int targetsNotAnswering, int gpusPartlyCovered) {
     JsonArray gpus = new JsonArray();
     for (GpuCapacity g : report.gpus()) {
       gpus.add(
@@ -62,7 +68,7 @@ final class ApiJson {
     return new JsonObject()
         .put("at", instant(report.at()))
         .put("summary", report.summary())
-        .put("headline", headline(report, targetsNotAnswering))
+        .put("headline", headline(report, targetsNotAnswering, gpusPartlyCovered))
         .put("gpusInstalled", report.gpusInstalled())
         .put("gpusServing", report.gpusHealthy())
         .put("gpusHealthy", report.gpusFullyHealthy())
@@ -70,6 +76,7 @@ final class ApiJson {
         .put("gpusFailed", report.gpusFailed())
         .put("gpusUnknown", report.gpusUnknown())
         .put("targetsNotAnswering", targetsNotAnswering)
+        .put("gpusPartlyCovered", gpusPartlyCovered)
         .put("meanRelativePerformance", finite(report.meanRelativePerformance()))
         .put("effectiveCapacity", finite(report.effectiveCapacity()))
         .put("gpus", gpus);
@@ -80,16 +87,26 @@ final class ApiJson {
    * 95% effective; 16 GPUs unknown (2 targets not answering)".
    */
   static String headline(CapacityReport report, int targetsNotAnswering) {
-    if (targetsNotAnswering == 0) {
-      return report.summary();
+    return headline(report, targetsNotAnswering, 0);
+  }
+
+  /**
+   * As {@link #headline(CapacityReport, int)}, followed by "; 64 GPUs partly seen (fields missing)"
+   * when some detectors lack the fields they read on some nodes.
+   */
+  static String headline(CapacityReport report, int targetsNotAnswering, int gpusPartlyCovered) {
+    String line = report.summary();
+    if (targetsNotAnswering > 0) {
+      String targets =
+          targetsNotAnswering
+              + (targetsNotAnswering == 1 ? " target" : " targets")
+              + " not answering";
+      line = report.gpusUnknown() > 0 ? line + " (" + targets + ")" : line + "; " + targets;
     }
-    String targets =
-        targetsNotAnswering
-            + (targetsNotAnswering == 1 ? " target" : " targets")
-            + " not answering";
-    return report.gpusUnknown() > 0
-        ? report.summary() + " (" + targets + ")"
-        : report.summary() + "; " + targets;
+    if (gpusPartlyCovered > 0) {
+      line += "; " + gpusPartlyCovered + " GPUs partly seen (fields missing)";
+    }
+    return line;
   }
 
   /** Returns a scrape target with how its last scrape went. */

@@ -69,7 +69,9 @@ final class CapacityResource {
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     Instant from = today.minusDays(days - 1L).atStartOfDay(ZoneOffset.UTC).toInstant();
     List<CapacityInterval> hours = health.capacityHistory(from);
-    JsonObject body = ApiJson.capacity(report, notAnswering(targets));
+    JsonObject body =
+        ApiJson.capacity(
+            report, notAnswering(targets), CoverageResource.gpusPartlyCovered(health.coverage()));
     body.put("lastDay", lastDay(hours, now.minus(Duration.ofDays(1))));
     body.put("days", perDay(hours, today, days));
     if (price.shown()) {

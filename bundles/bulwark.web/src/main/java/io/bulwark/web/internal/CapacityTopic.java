@@ -88,7 +88,9 @@ public final class CapacityTopic implements EventTopic {
   @Override
   public String snapshot() {
     return ApiJson.capacity(
-            CapacityResource.current(health, clock), CapacityResource.notAnswering(targets))
+            CapacityResource.current(health, clock),
+            CapacityResource.notAnswering(targets),
+            CoverageResource.gpusPartlyCovered(health.coverage()))
         .encode();
   }
 }

@@ -63,6 +63,7 @@ public final class FleetRoutes implements RouteContributor {
     FindingsResource findings = new FindingsResource(health);
     CapacityResource capacity = new CapacityResource(health, targets, price, clock);
     TargetsResource targetsResource = new TargetsResource(targets);
+    CoverageResource coverage = new CoverageResource(health);
     Set<Role> any = ApiRoute.ANY_ROLE;
     Set<Role> admin = Set.of(Role.ADMIN);
     this.routes =
@@ -73,7 +74,8 @@ public final class FleetRoutes implements RouteContributor {
             ApiRoute.post("/api/v1/nodes/remove-silent", admin, removal::removeSilent),
             ApiRoute.get("/api/v1/findings", any, findings::list),
             ApiRoute.get("/api/v1/capacity", any, capacity::capacity),
-            ApiRoute.get("/api/v1/telemetry/targets", any, targetsResource::targets));
+            ApiRoute.get("/api/v1/telemetry/targets", any, targetsResource::targets),
+            ApiRoute.get("/api/v1/telemetry/coverage", any, coverage::coverage));
   }
 
   @Reference(

@@ -21,6 +21,18 @@ final class InMemoryHealth implements HealthService {
   private volatile RuntimeException failure;
   private final List<CapacityInterval> history = new CopyOnWriteArrayList<>();
 
+  private volatile List<io.bulwark.api.health.NodeCoverage> coverage = List.of();
+
+  void coverage(List<io.bulwark.api.health.NodeCoverage> nodes) {
+    coverage = List.copyOf(nodes);
+  }
+
+  @Override
+  public List<io.bulwark.api.health.NodeCoverage> coverage() {
+    throwIfFailing();
+    return coverage;
+  }
+
   void history(CapacityInterval interval) {
     history.add(interval);
   }

@@ -179,6 +179,40 @@ class WebApiTest {
   }
 
   @Test
+  void coverageGroupsTheNodesWhoseExportersLackADetectorsFields() {
+    List<io.bulwark.api.health.NodeCoverage> nodes = new java.util.ArrayList<>();
+    io.bulwark.api.health.CoverageGap noSmActive =
+        new io.bulwark.api.health.CoverageGap(
+            "straggler",
+            List.of(
+                io.bulwark.api.health.DetectorInput.anyOf(
+                    "DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_DEV_GPU_UTIL")));
+    for (int n = 0; n < 12; n++) {
+      nodes.add(
+          new io.bulwark.api.health.NodeCoverage(
+              io.bulwark.api.fleet.NodeId.of(String.format("gpu-b%02d", n)),
+              8,
+              n < 11 ? List.of(noSmActive) : List.of()));
+    }
+    fixture.health.coverage(nodes);
+
+    JsonObject body = api.json("/api/v1/telemetry/coverage");
+
+    assertThat(body.getInteger("nodesReporting")).isEqualTo(12);
+    assertThat(body.getInteger("nodesComplete")).isEqualTo(1);
+    assertThat(body.getInteger("gpusPartlyCovered")).isEqualTo(88);
+    JsonObject gap = body.getJsonArray("gaps").getJsonObject(0);
+    assertThat(body.getJsonArray("gaps")).hasSize(1);
+    assertThat(gap.getString("detector")).isEqualTo("straggler");
+    assertThat(gap.getJsonArray("missing").getString(0))
+        .isEqualTo("DCGM_FI_PROF_SM_ACTIVE (or DCGM_FI_DEV_GPU_UTIL)");
+    assertThat(gap.getInteger("nodes")).isEqualTo(11);
+    assertThat(gap.getJsonArray("sampleNodes")).hasSize(CoverageResource.SAMPLE_NODES);
+    assertThat(api.json("/api/v1/capacity").getString("headline"))
+        .endsWith("; 88 GPUs partly seen (fields missing)");
+  }
+
+  @Test
   void capacityShowsLostGpuHoursByCauseDayByDayAndInMoney() {
     java.time.Instant hour =
         java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS);

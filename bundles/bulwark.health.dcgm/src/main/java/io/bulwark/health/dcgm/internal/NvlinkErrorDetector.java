@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
@@ -57,6 +58,16 @@ public final class NvlinkErrorDetector implements Detector {
     this.options = options;
     this.replayErrors = replayErrors;
     this.recoveryErrors = recoveryErrors;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(
+        DetectorInput.anyOf(
+            DcgmField.NVLINK_CRC_FLIT_ERRORS,
+            DcgmField.NVLINK_CRC_DATA_ERRORS,
+            DcgmField.NVLINK_REPLAY_ERRORS,
+            DcgmField.NVLINK_RECOVERY_ERRORS));
   }
 
   @Override

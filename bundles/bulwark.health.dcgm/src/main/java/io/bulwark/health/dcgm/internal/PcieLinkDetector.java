@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
@@ -46,6 +47,12 @@ public final class PcieLinkDetector implements Detector {
 
   PcieLinkDetector(PcieLinkOptions options) {
     this.options = options;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(
+        DetectorInput.of(DcgmField.PCIE_LINK_GEN), DetectorInput.of(DcgmField.PCIE_LINK_WIDTH));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
@@ -51,6 +52,15 @@ public final class PowerThrottleDetector implements Detector {
   PowerThrottleDetector(ThrottleOptions options) {
     this.options = options;
     this.judge = new ThrottleJudge(options);
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(
+        DetectorInput.of(DcgmField.CLOCKS_EVENT_REASONS),
+        DetectorInput.of(DcgmField.SM_CLOCK),
+        DetectorInput.of(DcgmField.POWER_USAGE),
+        DetectorInput.of(DcgmField.POWER_LIMIT));
   }
 
   @Override

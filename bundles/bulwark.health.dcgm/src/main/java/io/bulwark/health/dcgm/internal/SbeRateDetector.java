@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
@@ -43,6 +44,11 @@ public final class SbeRateDetector implements Detector {
 
   SbeRateDetector(CounterWindowOptions options) {
     this.options = options;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(DetectorInput.anyOf(DcgmField.ECC_SBE_VOL_TOTAL, DcgmField.ECC_SBE_AGG_TOTAL));
   }
 
   @Override

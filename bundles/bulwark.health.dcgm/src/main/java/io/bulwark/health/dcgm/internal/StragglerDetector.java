@@ -4,6 +4,7 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
@@ -59,6 +60,14 @@ public final class StragglerDetector implements Detector {
 
   StragglerDetector(StragglerOptions options) {
     this.options = options;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(
+        DetectorInput.of(DcgmField.SM_CLOCK),
+        DetectorInput.anyOf(DcgmField.SM_ACTIVE, DcgmField.GPU_UTIL),
+        DetectorInput.of(DcgmField.POWER_USAGE));
   }
 
   @Override

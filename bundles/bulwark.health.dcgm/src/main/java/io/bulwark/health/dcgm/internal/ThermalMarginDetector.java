@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
@@ -46,6 +47,13 @@ public final class ThermalMarginDetector implements Detector {
 
   ThermalMarginDetector(ThermalMarginOptions options) {
     this.options = options;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(
+        DetectorInput.of(DcgmField.GPU_TEMP),
+        DetectorInput.anyOf(DcgmField.SLOWDOWN_TEMP, DcgmField.GPU_MAX_OP_TEMP));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.bulwark.health.dcgm.internal;
 import io.bulwark.api.health.Condition;
 import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.SampleWindow;
@@ -46,6 +47,11 @@ public final class XidDetector implements Detector {
 
   XidDetector(XidOptions options) {
     this.options = options;
+  }
+
+  @Override
+  public List<DetectorInput> inputs() {
+    return List.of(DetectorInput.of(DcgmField.XID_ERRORS));
   }
 
   @Override
