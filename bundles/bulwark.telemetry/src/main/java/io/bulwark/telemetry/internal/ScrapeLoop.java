@@ -35,6 +35,7 @@ final class ScrapeLoop implements AutoCloseable {
   private final HttpClientAgent client;
   private final WorkerExecutor parsers;
   private final PageBuffers buffers = new PageBuffers(PAGE_BUFFERS);
+  private final ScrapeLog scrapeLog;
   private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
 
   /** How many slots one scrape interval is divided into. */
@@ -64,6 +65,7 @@ final class ScrapeLoop implements AutoCloseable {
     this.store = store;
     this.options = options;
     this.clock = clock;
+    this.scrapeLog = new ScrapeLog(System.getLogger(TargetScraper.class.getName()), clock);
     int cores = Runtime.getRuntime().availableProcessors();
     HttpClientOptions http =
         new HttpClientOptions()
@@ -129,7 +131,8 @@ final class ScrapeLoop implements AutoCloseable {
                   buffers,
                   options.scrapeTimeoutMillis(),
                   clock,
-                  limits));
+                  limits,
+                  scrapeLog));
     }
     scrapers = Map.copyOf(next);
   }

@@ -60,6 +60,7 @@ final class TargetScraper {
   private volatile int lastPageBytes;
   private volatile String limitProblem;
   private volatile int droppedForLimits;
+  private final ScrapeLog scrapeLog;
 
   TargetScraper(
       ScrapeTarget target,
@@ -70,8 +71,10 @@ final class TargetScraper {
       PageBuffers buffers,
       long timeoutMillis,
       LongSupplier clock,
-      TargetLimits limits) {
+      TargetLimits limits,
+      ScrapeLog scrapeLog) {
     this.target = target;
+    this.scrapeLog = scrapeLog;
     this.vertx = vertx;
     this.client = client;
     this.parsers = parsers;
@@ -267,11 +270,11 @@ final class TargetScraper {
     String problem = limited != null ? "limits" : summary.malformed() == 0 ? "" : "malformed lines";
     if (!problem.equals(loggedProblem)) {
       if (problem.isEmpty()) {
-        LOG.log(Level.INFO, "Target {0} is scraped without problems again", target.url());
+        scrapeLog.log(Level.INFO, "Target {0} is scraped without problems again", target.url());
       } else if (limited != null) {
-        LOG.log(Level.WARNING, "Scraped {0}, but {1}", target.url(), limited);
+        scrapeLog.log(Level.WARNING, "Scraped {0}, but {1}", target.url(), limited);
       } else {
-        LOG.log(
+        scrapeLog.log(
             Level.WARNING,
             "Scraped {0}, but skipped {1}: the exporter on {2} sends lines Bulwark cannot read",
             target.url(),
@@ -298,7 +301,7 @@ final class TargetScraper {
   private TargetStatus down(Throwable failure, long scrapeMillis, long micros) {
     String message = ScrapeFailureText.describe(failure, target, expectedNode(), timeoutMillis);
     if (!message.equals(loggedProblem)) {
-      LOG.log(Level.WARNING, "Scrape of {0} failed: {1}", target.url(), message);
+      scrapeLog.log(Level.WARNING, "Scrape of {0} failed: {1}", target.url(), message);
       loggedProblem = message;
     }
     return new TargetStatus(
