@@ -174,6 +174,10 @@ final class TargetScraper {
         .compose(
             started -> {
               request.set(started);
+              // A request this scrape resets (its timer fired) reports the reset here; without a
+              // handler Vert.x logs every one at SEVERE ("Stream reset"), thousands a minute when
+              // many exporters are slow. The scrape's own result already says what happened.
+              started.exceptionHandler(page::tryFail);
               if (page.future().isComplete()) {
                 started.reset();
                 return Future.failedFuture(new ScrapeException("scrape abandoned"));
