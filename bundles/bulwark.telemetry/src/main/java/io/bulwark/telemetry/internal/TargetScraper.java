@@ -105,7 +105,12 @@ final class TargetScraper {
       }
       // A scrape that outlived its timeout this long lost its completion (an error thrown where
       // no handler could see it): the target must not stay unscraped for ever.
-      LOG.log(Level.WARNING, "Scrape of {0} never completed; scraping it afresh", target.url());
+      scrapeLog.log(
+          Level.WARNING,
+          "Scrape of {0} has not completed after {1} timeouts (lost, or queued behind an overloaded"
+              + " parser); scraping it afresh",
+          target.url(),
+          STUCK_AFTER_TIMEOUTS);
     }
     startedNanos = startNanos;
     long scrapeMillis = clock.getAsLong();
