@@ -27,12 +27,24 @@ class TypedConfigTest {
   }
 
   @Test
-  void aPropertyWithoutDefaultOrOverrideIsRefused() {
+  void aPropertyWithoutDefaultOrValueIsRefusedByName() {
     ScrapeConfig config = TypedConfig.defaults(ScrapeConfig.class);
 
     assertThat(config.intervalSeconds()).isEqualTo(15);
     assertThatThrownBy(config::target)
-        .isInstanceOf(UnsupportedOperationException.class)
+        .isInstanceOf(RuntimeException.class)
         .hasMessageContaining("target");
+  }
+
+  @Test
+  void valuesAreConvertedAsConfigurationAdminDeliversThem() {
+    ScrapeConfig config = TypedConfig.of(ScrapeConfig.class, Map.of("intervalSeconds", "30"));
+
+    assertThat(config.intervalSeconds()).isEqualTo(30);
+    assertThatThrownBy(
+            () ->
+                TypedConfig.of(ScrapeConfig.class, Map.of("intervalSeconds", "often"))
+                    .intervalSeconds())
+        .isInstanceOf(RuntimeException.class);
   }
 }
