@@ -152,8 +152,10 @@ public final class ThermalMarginDetector implements Detector {
         thin
             ? gpu.describe()
                 + " runs "
-                + Evidence.number(r.limit - r.median)
-                + " °C below its slowdown temperature ("
+                + (r.limit - r.median >= 0
+                    ? Evidence.number(r.limit - r.median) + " °C below"
+                    : Evidence.number(r.median - r.limit) + " °C above")
+                + " its slowdown temperature ("
                 + Evidence.number(r.median)
                 + " of "
                 + Evidence.number(r.limit)
