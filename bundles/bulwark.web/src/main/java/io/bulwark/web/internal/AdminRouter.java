@@ -1,6 +1,7 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.security.Role;
+import io.bulwark.api.system.SubsystemState;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
 import io.bulwark.web.api.ApiRoute;
@@ -121,6 +122,9 @@ final class AdminRouter {
         this::routeTable);
     router.get("/api/v1/events").handler(access.requires(any)).handler(events::subscribe);
     routes.add(new RouteInfo("GET", "/api/v1/events", any, "core"));
+    // For a load balancer or a service manager: up or not, nothing else, and no credentials.
+    router.get("/healthz").handler(this::healthz);
+    routes.add(new RouteInfo("GET", "/healthz", Set.of(), "core"));
     router
         .get("/metrics")
         .blockingHandler(access::authenticate, false)
@@ -255,6 +259,19 @@ final class AdminRouter {
   }
 
   /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
+  /**
+   * {@code GET /healthz}: 200 "ok" while the appliance serves (every subsystem it must have is up
+   * or degraded), 503 "unavailable" when one is down. No detail: it answers without authentication.
+   */
+  private void healthz(RoutingContext ctx) {
+    boolean down = SubsystemChecks.overall(core.subsystems().statuses()) == SubsystemState.DOWN;
+    ctx.response()
+        .setStatusCode(down ? 503 : 200)
+        .putHeader("Content-Type", "text/plain; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
+        .end(down ? "unavailable\n" : "ok\n");
+  }
+
   private static void banner(RoutingContext ctx, String text) {
     ApiRequest.json(ctx, new JsonObject().put("text", text));
   }

@@ -35,6 +35,7 @@ class AccessControlTest {
           new Route("GET", "/api/v1/capacity", null, ALL),
           new Route("GET", "/api/v1/telemetry/targets", null, ALL),
           new Route("GET", "/api/v1/health", null, ALL),
+          new Route("GET", "/healthz", null, Set.of()),
           new Route("GET", "/metrics", null, ALL),
           new Route("GET", "/api/v1/session", null, ALL),
           new Route("GET", "/api/v1/audit", null, Set.of("admin", "auditor")),
@@ -110,6 +111,20 @@ class AccessControlTest {
    * name; a route nobody tested by hand cannot slip through.
    */
   @Test
+  void healthzSaysOkAndNothingElseWithoutCredentials() throws Exception {
+    HttpResponse<String> r =
+        call(
+            new ApiClient(server.port(), null),
+            new Route("GET", "/healthz", null, Set.of()),
+            null,
+            null);
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).isEqualTo("ok\n");
+    assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+  }
+
+  @Test
   void everyRouteOfTheRouteTableIsAuthenticatedAndRoleChecked() throws Exception {
     List<AdminRouter.RouteInfo> table = server.routeTable();
     assertThat(table).hasSizeGreaterThan(25);
@@ -117,7 +132,7 @@ class AccessControlTest {
             table.stream()
                 .filter(AdminRouter.RouteInfo::isPublic)
                 .map(r -> r.method() + " " + r.path()))
-        .containsExactlyInAnyOrder("GET /api/v1/banner", "POST /api/v1/session");
+        .containsExactlyInAnyOrder("GET /api/v1/banner", "POST /api/v1/session", "GET /healthz");
     for (AdminRouter.RouteInfo r : table) {
       // Public by design; a stream that does not end; a password change is for sessions (a
       // token has no password: 403 by design, walked with a session below).
