@@ -1,11 +1,13 @@
 package io.bulwark.runtime.internal;
 
+import io.bulwark.api.system.ConsoleNotice;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.function.Predicate;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkListener;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -77,6 +79,7 @@ public final class StartupCheck implements FrameworkListener {
     }
     if (missing.isEmpty()) {
       LOG.log(Level.INFO, "Bulwark started: every required service is up");
+      showNotices();
       return;
     }
     String message =
@@ -88,6 +91,30 @@ public final class StartupCheck implements FrameworkListener {
     System.err.println(message);
     LOG.log(Level.ERROR, message);
     System.exit(EnvironmentOverrides.EXIT_CONFIG);
+  }
+
+  /** Prints, after "Bulwark started", what the person at the console must read (once). */
+  private void showNotices() {
+    try {
+      for (ServiceReference<ConsoleNotice> ref :
+          context.getServiceReferences(ConsoleNotice.class, null)) {
+        ConsoleNotice notice = context.getService(ref);
+        if (notice == null) {
+          continue;
+        }
+        try {
+          String text = notice.notice();
+          if (!text.isEmpty()) {
+            System.err.println(text);
+            notice.shown();
+          }
+        } finally {
+          context.ungetService(ref);
+        }
+      }
+    } catch (InvalidSyntaxException | RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not show the start-up notices: {0}", e.toString());
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.PasswordHasher;
 import io.bulwark.api.security.UserRepository;
+import io.bulwark.api.system.ConsoleNotice;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Arrays;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
 /**
@@ -21,8 +23,15 @@ import org.osgi.service.component.annotations.Reference;
  * exists, so that the start-up check can wait for it: a password that breaks the policy stops
  * start-up.
  */
-@Component(immediate = true, service = InitialAdmin.class)
-public final class InitialAdmin {
+@Component(
+    immediate = true,
+    service = {InitialAdmin.class, ConsoleNotice.class})
+public final class InitialAdmin implements ConsoleNotice {
+  /** If no runtime shows the notice after start-up within this time, it is shown anyway. */
+  static final long SHOW_ANYWAY_AFTER_MILLIS = 60_000;
+
+  private char[] pending;
+  private java.util.Timer fallback;
   static final String VARIABLE = "BULWARK_ADMIN_PASSWORD";
   private static final System.Logger LOG = System.getLogger(InitialAdmin.class.getName());
 
@@ -49,7 +58,7 @@ public final class InitialAdmin {
             new ReentrantLock());
     try {
       Optional<char[]> generated = first.create(Optional.ofNullable(given));
-      generated.ifPresent(InitialAdmin::showOnce);
+      generated.ifPresent(this::holdForConsole);
       if (generated.isEmpty() && given != null) {
         LOG.log(Level.INFO, "Initial administrator 'admin' uses the password from " + VARIABLE);
       }
@@ -60,12 +69,54 @@ public final class InitialAdmin {
     }
   }
 
-  /** Writes the generated password to the console (not the log), once, at first start. */
-  private static void showOnce(char[] password) {
+  /**
+   * Keeps the generated password until the runtime shows it on the console after "Bulwark started"
+   * (not the log); shown anyway if no runtime does within {@link #SHOW_ANYWAY_AFTER_MILLIS}.
+   */
+  private synchronized void holdForConsole(char[] password) {
+    pending = password;
     System.err.println(
-        "\n  Bulwark first start: the administrator account is 'admin' with the password\n\n    "
-            + new String(password)
-            + "\n\n  It is shown this once and must be changed at the first login.\n");
-    Arrays.fill(password, '\0');
+        "\n  Bulwark first start: the administrator's generated password is shown once, after"
+            + " 'Bulwark started'.\n");
+    fallback = new java.util.Timer("bulwark-initial-admin-notice", true);
+    fallback.schedule(
+        new java.util.TimerTask() {
+          @Override
+          public void run() {
+            String text = notice();
+            if (!text.isEmpty()) {
+              System.err.println(text);
+              shown();
+            }
+          }
+        },
+        SHOW_ANYWAY_AFTER_MILLIS);
+  }
+
+  @Override
+  public synchronized String notice() {
+    if (pending == null) {
+      return "";
+    }
+    return "\n  Bulwark first start: the administrator account is 'admin' with the password\n\n    "
+        + new String(pending)
+        + "\n\n  It is shown this once and must be changed at the first login.\n";
+  }
+
+  @Override
+  public synchronized void shown() {
+    if (pending != null) {
+      Arrays.fill(pending, '\0');
+      pending = null;
+    }
+    if (fallback != null) {
+      fallback.cancel();
+      fallback = null;
+    }
+  }
+
+  @Deactivate
+  void deactivate() {
+    shown();
   }
 }
