@@ -127,6 +127,22 @@ class FleetPageBrowserIT {
                 + ".map(e => [e.dataset.kind, e.dataset.node, e.dataset.gpu]);");
   }
 
+  /**
+   * Opens the appliance in {@code browser} and logs in as the installer's administrator; returns
+   * the wait the test goes on with (stale elements ignored: the pages re-render as events arrive).
+   */
+  static WebDriverWait logIn(ChromeDriver browser, RunningAppliance bulwark, Duration timeout) {
+    browser.get(bulwark.baseUrl() + "/");
+    WebDriverWait wait = new WebDriverWait(browser, timeout);
+    wait.ignoring(StaleElementReferenceException.class);
+    wait.until(d -> d.findElement(By.id("login-form")));
+    browser.findElement(By.id("login-consent")).click();
+    browser.findElement(By.id("login-user")).sendKeys("admin");
+    browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
+    browser.findElement(By.id("login-submit")).click();
+    return wait;
+  }
+
   static ChromeDriver headlessChromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");

@@ -13,7 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -103,14 +102,7 @@ class UnseenGpusBrowserIT {
         bulwark.awaitUp(Duration.ofSeconds(60));
         ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
         try {
-          browser.get(bulwark.baseUrl() + "/");
-          WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
-          wait.ignoring(StaleElementReferenceException.class);
-          wait.until(d -> d.findElement(By.id("login-form")));
-          browser.findElement(By.id("login-consent")).click();
-          browser.findElement(By.id("login-user")).sendKeys("admin");
-          browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
-          browser.findElement(By.id("login-submit")).click();
+          WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
 
           // Both exporters report; the third target never answers.
           wait.until(

@@ -58,7 +58,7 @@ public final class FleetRoutes implements RouteContributor {
       TelemetryTargets targets,
       GpuHourPrice price,
       Clock clock) {
-    NodesResource nodes = new NodesResource(health, fleet, telemetry, clock);
+    NodesResource nodes = new NodesResource(health, fleet, telemetry, targets, clock);
     NodeRemoval removal = new NodeRemoval(fleet, telemetry, targets, audit, clock);
     FindingsResource findings = new FindingsResource(health);
     CapacityResource capacity = new CapacityResource(health, targets, price, clock);

@@ -11,7 +11,9 @@ import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.api.telemetry.TargetStatus;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.api.telemetry.TelemetryTargets;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
 import io.vertx.core.json.JsonArray;
@@ -46,11 +48,17 @@ final class NodesResource {
   private final HealthService health;
   private final FleetRepository fleet;
   private final TelemetryQuery telemetry;
+  private final TelemetryTargets targets;
   private final Clock clock;
 
   NodesResource(
-      HealthService health, FleetRepository fleet, TelemetryQuery telemetry, Clock clock) {
+      HealthService health,
+      FleetRepository fleet,
+      TelemetryQuery telemetry,
+      TelemetryTargets targets,
+      Clock clock) {
     this.health = health;
+    this.targets = targets;
     this.fleet = fleet;
     this.telemetry = telemetry;
     this.clock = clock;
@@ -61,9 +69,13 @@ final class NodesResource {
         health.findings(FindingQuery.open().withLimit(OPEN_FINDINGS_LIMIT)).stream()
             .collect(Collectors.groupingBy(Finding::node));
     Map<String, GpuCapacity> capacity = capacityByGpu();
+    Map<String, Map<String, String>> labels = labelsByNode(targets);
     JsonArray nodes = new JsonArray();
     for (Node node : fleet.nodes()) {
       JsonObject summary = summary(node, open.getOrDefault(node.id(), List.of()));
+      summary.put(
+          "labels",
+          new JsonObject(new TreeMap<>(labels.getOrDefault(node.id().value(), Map.of()))));
       summary.put(
           "gpus", new JsonArray(gpus(node, open.getOrDefault(node.id(), List.of()), capacity)));
       nodes.add(summary);
@@ -152,6 +164,30 @@ final class NodesResource {
                       cap == null ? null : ApiJson.finite(cap.relativePerformance()));
             })
         .collect(Collectors.toList());
+  }
+
+  /**
+   * Returns the file_sd labels of the target that reports each node (rack, partition, pool…),
+   * without Prometheus' reserved {@code __} labels.
+   */
+  static Map<String, Map<String, String>> labelsByNode(TelemetryTargets targets) {
+    Map<String, Map<String, String>> byNode = new HashMap<>();
+    for (TargetStatus t : targets.targets()) {
+      if (t.node() == null || t.node().isEmpty()) {
+        continue;
+      }
+      Map<String, String> labels = new TreeMap<>();
+      t.target()
+          .labels()
+          .forEach(
+              (k, v) -> {
+                if (!k.startsWith("__")) {
+                  labels.put(k, v);
+                }
+              });
+      byNode.putIfAbsent(t.node(), labels);
+    }
+    return byNode;
   }
 
   private Map<Integer, Gpu> reportedByIndex(NodeId id) {

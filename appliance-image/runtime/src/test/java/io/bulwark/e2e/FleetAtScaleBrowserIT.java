@@ -1,0 +1,132 @@
+package io.bulwark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The fleet page at 2,048 nodes (16,384 GPUs) in headless Chromium: a heatmap instead of 16,384
+ * cells, under 5,000 DOM elements, the faulty nodes listed as links, hover naming the GPU under the
+ * pointer; and the figures of the page's own performance marks (first render and interactive,
+ * measured from the page load) printed for docs/benchmarks.md. On a 2-core machine the simulator
+ * and the scraping of 2,048 nodes use every core, so the times are those of a saturated machine.
+ */
+class FleetAtScaleBrowserIT {
+  private static final int NODES = 2048;
+
+  @Test
+  void twoThousandNodesRenderAsAHeatmapWithTheUnhealthyListed() throws Exception {
+    try (RunningAppliance bulwark =
+        RunningAppliance.demo(
+            RunningAppliance.workDir("fleet-at-scale"),
+            Map.of("BULWARK_SIM_NODES", Integer.toString(NODES)))) {
+      bulwark.awaitUp(Duration.ofSeconds(90));
+      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
+      try {
+        WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(120));
+        // Wait until the inventory holds the whole fleet, then load the page afresh to measure.
+        // (The page reads the nodes when it loads and when findings change: reload until the
+        // inventory holds all of them, which takes a while on a saturated machine.)
+        long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
+        while (browser.findElements(By.id("fleet-shown")).stream()
+                .noneMatch(e -> e.getText().equals(NODES + " nodes"))
+            && System.nanoTime() < deadline) {
+          Thread.sleep(10_000);
+          browser.navigate().refresh();
+          wait.until(d -> !d.findElement(By.id("fleet-shown")).getText().isEmpty());
+        }
+        assertThat(browser.findElement(By.id("fleet-shown")).getText()).isEqualTo(NODES + " nodes");
+        browser.navigate().refresh();
+        wait.until(
+            d -> "heatmap".equals(d.findElement(By.id("fleet-grid")).getAttribute("data-view")));
+        wait.until(
+            d ->
+                browser
+                    .executeScript(
+                        "return performance.getEntriesByName('fleet-interactive').length")
+                    .equals(1L));
+        long rendered = mark(browser, "fleet-rendered");
+        long interactive = mark(browser, "fleet-interactive");
+        long elements =
+            (Long) browser.executeScript("return document.getElementsByTagName('*').length");
+        System.out.printf(
+            "fleet page at %d nodes: first render %d ms, interactive %d ms after the page load, %d"
+                + " DOM elements%n",
+            NODES, rendered, interactive, elements);
+        assertThat(elements).as("DOM elements at %d nodes", NODES).isLessThan(5_000);
+
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#fleet-grid canvas.heatmap"))
+                    .getAttribute("data-nodes"))
+            .isEqualTo(Integer.toString(NODES));
+        // The pointer over the first cell: the status line names node, GPU and state. (The page
+        // redraws as findings change, so the event goes to the canvas there is in one script.)
+        wait.until(
+            d -> {
+              browser.executeScript(
+                  "const c = document.querySelector('#fleet-grid canvas.heatmap');"
+                      + "const r = c.getBoundingClientRect();"
+                      + "c.dispatchEvent(new MouseEvent('mousemove',"
+                      + " {clientX: r.left + 3, clientY: r.top + 3, bubbles: true}));");
+              return d.findElement(By.id("heatmap-status"))
+                  .getText()
+                  .startsWith("gpu-node-0001 GPU 0: ");
+            });
+
+        // The demo's persistent faults: their nodes are listed as links under the heatmap.
+        wait.until(
+            d ->
+                d.findElements(By.cssSelector("#unhealthy-list a[data-node]")).stream()
+                    .map(e -> e.getAttribute("data-node"))
+                    .toList()
+                    .containsAll(List.of("gpu-node-0003", "gpu-node-0012")));
+        // Search narrows the fleet; "unhealthy only" too.
+        browser.findElement(By.id("fleet-search")).sendKeys("gpu-node-000");
+        wait.until(
+            d -> d.findElement(By.id("fleet-shown")).getText().equals("9 of " + NODES + " nodes"));
+        wait.until(
+            d -> "cells".equals(d.findElement(By.id("fleet-grid")).getAttribute("data-view")));
+        assertThat(browser.findElements(By.cssSelector("#fleet-grid .grid-row[data-node]")))
+            .hasSize(9);
+        // Each GPU a cell named with its node, index and state (how many GPUs each node lists
+        // depends on how much of its first pages the series budget of this JVM's heap took).
+        // (read in one script: the grid re-renders as findings change)
+        @SuppressWarnings("unchecked")
+        List<String> labels =
+            (List<String>)
+                browser.executeScript(
+                    "return Array.from(document.querySelectorAll('#fleet-grid .gpu-cell'))"
+                        + ".map(c => c.getAttribute('aria-label'));");
+        assertThat(labels).isNotEmpty().allMatch(l -> l.matches("gpu-node-000\\d GPU \\d+: .+"));
+
+        Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+        Files.createDirectories(shots);
+        browser.findElement(By.id("fleet-search")).clear();
+        browser.executeScript("document.getElementById('fleet-grid').scrollIntoView()");
+        Files.write(
+            shots.resolve("fleet-2048.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      } finally {
+        browser.quit();
+      }
+    }
+  }
+
+  private static long mark(ChromeDriver browser, String name) {
+    Object v =
+        browser.executeScript(
+            "return Math.round(performance.getEntriesByName(arguments[0])[0].startTime)", name);
+    return ((Number) v).longValue();
+  }
+}
