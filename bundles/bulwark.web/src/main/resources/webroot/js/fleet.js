@@ -111,9 +111,11 @@ export function mount(root) {
     return h('div', { class: 'grid-row', role: 'row', data: { node: node.id } },
       h('a', { class: 'grid-node mono', href: `#/nodes/${encodeURIComponent(node.id)}`, role: 'rowheader' }, node.id),
       h('span', { class: `grid-meta sev-text-${node.worstSeverity || 'none'}` },
-        node.gpus.length && node.gpus.every((gpu) => gpu.health === 'unknown')
-          ? `not reporting · ${node.gpusInstalled} GPUs · ${node.openFindings} open`
-          : `${node.gpusReporting}/${node.gpusInstalled} GPUs · ${node.openFindings} open`),
+        node.gpus.length === 0
+          ? `no GPUs reported · ${node.openFindings} open`
+          : node.gpus.every((gpu) => gpu.health === 'unknown')
+            ? `not reporting · ${node.gpusInstalled} GPUs · ${node.openFindings} open`
+            : `${node.gpusReporting}/${node.gpusInstalled} GPUs · ${node.openFindings} open`),
       h('div', { class: 'grid-gpus', role: 'cell' }, node.gpus.map((gpu) => h('a', {
         class: `gpu-cell health-${gpu.health}`,
         href: `#/nodes/${encodeURIComponent(node.id)}`,
