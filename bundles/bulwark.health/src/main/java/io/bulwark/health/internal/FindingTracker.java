@@ -110,7 +110,11 @@ final class FindingTracker {
         open.put(r.condition.key(), t);
         changes.add(new FindingChange(FindingChange.Type.OPENED, opened));
       } else {
-        update(t, r, nowMillis).ifPresent(changes::add);
+        String uuid =
+            t.finding.gpuUuid().isEmpty() && r.condition.gpu() >= 0
+                ? uuids.apply(r.condition.node(), r.condition.gpu())
+                : t.finding.gpuUuid();
+        update(t, r, nowMillis, uuid).ifPresent(changes::add);
       }
     }
     for (Iterator<Tracked> it = open.values().iterator(); it.hasNext(); ) {
@@ -138,7 +142,11 @@ final class FindingTracker {
     return open.values().stream().map(t -> t.finding).toList();
   }
 
-  private Optional<FindingChange> update(Tracked t, Reported r, long nowMillis) {
+  /**
+   * Updates an open finding; {@code uuid} is its GPU's UUID, learned now if the finding opened
+   * before the exporter named the GPU (a UUID once set never changes).
+   */
+  private Optional<FindingChange> update(Tracked t, Reported r, long nowMillis, String uuid) {
     Finding before = t.finding;
     Condition c = r.condition;
     Finding after =
@@ -157,7 +165,7 @@ final class FindingTracker {
             c.recommendedAction(),
             c.performanceFactor(),
             before.occurrences() + 1,
-            before.gpuUuid());
+            uuid);
     t.finding = after;
     t.detector = r.detector;
     t.lastReportedMillis = nowMillis;
@@ -165,7 +173,7 @@ final class FindingTracker {
     // written
     // back with the periodic refresh, so a throttling GPU does not cost a store write and a log
     // line per cycle.
-    if (before.severity() != after.severity()) {
+    if (before.severity() != after.severity() || !before.gpuUuid().equals(after.gpuUuid())) {
       t.persistedLastSeenMillis = nowMillis;
       return Optional.of(new FindingChange(FindingChange.Type.CHANGED, after));
     }

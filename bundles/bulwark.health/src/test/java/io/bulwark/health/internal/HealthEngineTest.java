@@ -71,6 +71,28 @@ class HealthEngineTest {
   }
 
   @Test
+  void a_finding_opened_before_its_gpu_was_named_takes_the_uuid_when_it_is() {
+    telemetry.report(
+        NodeId.of("gpu-node-007"), List.of(new io.bulwark.api.fleet.Gpu(3, "", "H100")), START);
+    xid.reports(List.of(xid79(3)));
+    tick();
+    assertThat(engine.findings(FindingQuery.open()))
+        .singleElement()
+        .satisfies(f -> assertThat(f.gpuUuid()).isEmpty());
+
+    telemetry.report("gpu-node-007", 8, "H100", clock.millis());
+    tick();
+
+    assertThat(engine.findings(FindingQuery.open()))
+        .singleElement()
+        .satisfies(f -> assertThat(f.gpuUuid()).isEqualTo("GPU-gpu-node-007-3"));
+    assertThat(store.find(FindingQuery.open()))
+        .as("written back at once")
+        .singleElement()
+        .satisfies(f -> assertThat(f.gpuUuid()).isEqualTo("GPU-gpu-node-007-3"));
+  }
+
+  @Test
   void a_reported_condition_opens_a_finding_at_once_and_tells_the_listeners() {
     xid.reports(List.of(xid79(3)));
     tick();
