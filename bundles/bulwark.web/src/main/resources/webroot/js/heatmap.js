@@ -109,12 +109,20 @@ export function heatmap(nodes, width, status, label) {
     const cell = cellAt(e);
     if (cell) window.location.hash = `#/nodes/${encodeURIComponent(nodes[cell.i].id)}`;
   });
-  canvas.addEventListener('focus', () => { if (!focus && nodes.length) show({ i: 0, g: 0 }); });
+  canvas.addEventListener('focus', () => {
+    // The first node that has cells: a node whose GPUs were not reported yet has none.
+    const first = nodes.findIndex((n) => n.gpus.length > 0);
+    if (!focus && first >= 0) show({ i: first, g: 0 });
+  });
   canvas.addEventListener('keydown', (e) => {
     if (!focus) return;
     let { i, g } = focus;
-    if (e.key === 'ArrowRight') i = Math.min(nodes.length - 1, i + 1);
-    else if (e.key === 'ArrowLeft') i = Math.max(0, i - 1);
+    const step = (from, by) => {
+      for (let k = from + by; k >= 0 && k < nodes.length; k += by) if (nodes[k].gpus.length) return k;
+      return from;
+    };
+    if (e.key === 'ArrowRight') i = step(i, 1);
+    else if (e.key === 'ArrowLeft') i = step(i, -1);
     else if (e.key === 'ArrowDown') {
       if (g + 1 < nodes[i].gpus.length) g += 1; else if (i + perRow < nodes.length) { i += perRow; g = 0; }
     } else if (e.key === 'ArrowUp') {
@@ -124,7 +132,8 @@ export function heatmap(nodes, width, status, label) {
       return;
     } else return;
     e.preventDefault();
-    g = Math.min(g, nodes[i].gpus.length - 1);
+    if (!nodes[i].gpus.length) return;
+    g = Math.max(0, Math.min(g, nodes[i].gpus.length - 1));
     show({ i, g });
   });
   return canvas;

@@ -70,19 +70,23 @@ class FleetAtScaleBrowserIT {
                     .findElement(By.cssSelector("#fleet-grid canvas.heatmap"))
                     .getAttribute("data-nodes"))
             .isEqualTo(Integer.toString(NODES));
-        // The pointer over the first cell: the status line names node, GPU and state. (The page
-        // redraws as findings change, so the event goes to the canvas there is in one script.)
-        wait.until(
-            d -> {
-              browser.executeScript(
-                  "const c = document.querySelector('#fleet-grid canvas.heatmap');"
-                      + "const r = c.getBoundingClientRect();"
-                      + "c.dispatchEvent(new MouseEvent('mousemove',"
-                      + " {clientX: r.left + 3, clientY: r.top + 3, bubbles: true}));");
-              return d.findElement(By.id("heatmap-status"))
-                  .getText()
-                  .startsWith("gpu-node-0001 GPU 0: ");
-            });
+        // The pointer over the first GPU of the first rows' nodes: the status line names node, GPU
+        // and state. (The page redraws as findings change, so the events go to the canvas there is
+        // in one script; a node whose GPUs were not reported yet has no cells, so a few are tried.)
+        String hovered =
+            wait.until(
+                d ->
+                    (String)
+                        browser.executeScript(
+                            "const c = document.querySelector('#fleet-grid canvas.heatmap');"
+                                + "const r = c.getBoundingClientRect();"
+                                + "const s = document.getElementById('heatmap-status');"
+                                + "for (let k = 0; k < 100 && !s.textContent; k++) {"
+                                + "  c.dispatchEvent(new MouseEvent('mousemove',"
+                                + "    {clientX: r.left + 3 + k * 10, clientY: r.top + 3, bubbles: true}));"
+                                + "}"
+                                + "return s.textContent || null;"));
+        assertThat(hovered).matches("gpu-node-\\d{4} GPU 0: \\w+.*");
 
         // The nodes with GPUs that are not healthy (the demo's faults, and on a saturated machine
         // nodes whose scrapes time out) are listed as links under the heatmap, each with the GPUs

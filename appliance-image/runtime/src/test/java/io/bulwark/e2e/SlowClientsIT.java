@@ -60,11 +60,13 @@ class SlowClientsIT {
       // Eight connecting threads: a slowloris holds connections, it need not saturate the two
       // cores this test shares with the appliance.
       AtomicLong attackDoneNanos = new AtomicLong();
+      // Each thread claims a connection before it opens it, so that the eight open ATTEMPTS in all.
+      AtomicLong claimed = new AtomicLong();
       ExecutorService attackers = Executors.newFixedThreadPool(8);
       for (int t = 0; t < 8; t++) {
         attackers.submit(
             () -> {
-              while (attacking.get() && attempts.sum() < ATTEMPTS) {
+              while (attacking.get() && claimed.getAndIncrement() < ATTEMPTS) {
                 attempts.increment();
                 Socket s = openFromAttacker(bulwark.httpsPort);
                 if (s == null || closedWithin(s, 300)) {
