@@ -117,7 +117,20 @@ public final class ClientTls {
     SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(plain, host, port, true);
     tls.setSSLParameters(parameters());
     tls.setUseClientMode(true);
-    tls.startHandshake();
+    try {
+      tls.startHandshake();
+    } catch (javax.net.ssl.SSLException e) {
+      tls.close();
+      throw e;
+    } catch (IOException e) {
+      // BCJSSE reports a refused certificate as its own TLS alert, not as an SSLException.
+      tls.close();
+      javax.net.ssl.SSLHandshakeException h =
+          new javax.net.ssl.SSLHandshakeException(
+              "handshake with " + host + ":" + port + " failed: " + e.getMessage());
+      h.initCause(e);
+      throw h;
+    }
     return tls;
   }
 

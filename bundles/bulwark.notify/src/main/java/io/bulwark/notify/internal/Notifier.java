@@ -6,7 +6,6 @@ import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.FindingState;
-import io.bulwark.api.health.HealthService;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.store.RecordStore;
@@ -75,7 +74,6 @@ public final class Notifier implements FindingListener, SubsystemCheck {
 
   private final RecordStore store;
   private final SecretStore secrets;
-  private final HealthService health;
   private final FindingRepository findings;
   private final Clock clock;
   private final Outbox outbox;
@@ -102,22 +100,19 @@ public final class Notifier implements FindingListener, SubsystemCheck {
   public Notifier(
       @Reference RecordStore store,
       @Reference SecretStore secrets,
-      @Reference HealthService health,
       @Reference FindingRepository findings,
       NotifyConfig config) {
-    this(store, secrets, health, findings, config, Clock.systemUTC());
+    this(store, secrets, findings, config, Clock.systemUTC());
   }
 
   Notifier(
       RecordStore store,
       SecretStore secrets,
-      HealthService health,
       FindingRepository findings,
       NotifyConfig config,
       Clock clock) {
     this.store = store;
     this.secrets = secrets;
-    this.health = health;
     this.findings = findings;
     this.clock = clock;
     this.started = clock.instant();
@@ -543,7 +538,10 @@ public final class Notifier implements FindingListener, SubsystemCheck {
    * what resolved unseen, and repeats open ones to channels that want them repeated.
    */
   void reconcile(Map<String, Map<String, String>> labels) {
-    List<Finding> open = health.findings(FindingQuery.open().withLimit(100_000));
+    // The stored open findings: what the listeners were told (the health engine stores a change
+    // before it tells them). Not the engine itself: it calls this component, a static reference
+    // back would be a cycle.
+    List<Finding> open = findings.find(FindingQuery.open().withLimit(100_000));
     Map<String, Finding> openById = new HashMap<>();
     open.forEach(f -> openById.put(f.id(), f));
     List<Finding> toProcess = new ArrayList<>(open);

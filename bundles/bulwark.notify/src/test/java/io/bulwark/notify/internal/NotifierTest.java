@@ -283,7 +283,6 @@ class NotifierTest {
         store,
         new Secrets(),
         findings,
-        findings,
         TypedConfig.of(
             NotifyConfig.class,
             Map.of(
