@@ -1,6 +1,7 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.system.SubsystemStatus;
+import io.bulwark.web.api.MetricsSource;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,8 @@ import java.util.TreeMap;
  * {@code GET /metrics}: the appliance's own state in the Prometheus text format, for the site's
  * monitoring: {@code bulwark_subsystem_state} per subsystem (0 up, 1 degraded, 2 down), {@code
  * bulwark_up}, and every gauge the subsystems report (free disk, audit quota, series, refused
- * connections…). Needs an API token or session like every API call.
+ * connections…), the JVM's heap, and the families of every {@link MetricsSource} (the fleet's:
+ * findings, capacity, scrape health). Needs an API token or session like every API call.
  */
 final class MetricsResource {
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -54,6 +56,30 @@ final class MetricsResource {
               .append(number(value))
               .append('\n');
         });
+    Runtime rt = Runtime.getRuntime();
+    out.append("# HELP bulwark_jvm_heap_used_bytes Heap in use.\n")
+        .append("# TYPE bulwark_jvm_heap_used_bytes gauge\n")
+        .append("bulwark_jvm_heap_used_bytes ")
+        .append(rt.totalMemory() - rt.freeMemory())
+        .append('\n');
+    out.append("# HELP bulwark_jvm_heap_max_bytes The most heap the JVM may use (-Xmx).\n")
+        .append("# TYPE bulwark_jvm_heap_max_bytes gauge\n")
+        .append("bulwark_jvm_heap_max_bytes ")
+        .append(rt.maxMemory())
+        .append('\n');
+    for (MetricsSource source : checks.sources()) {
+      try {
+        String families = source.exposition();
+        out.append(families);
+        if (!families.isEmpty() && !families.endsWith("\n")) {
+          out.append('\n');
+        }
+      } catch (RuntimeException e) {
+        out.append("# a metrics source failed and is left out: ")
+            .append(String.valueOf(e).replace('\n', ' '))
+            .append('\n');
+      }
+    }
     ctx.response()
         .putHeader("Content-Type", CONTENT_TYPE)
         .putHeader("Cache-Control", "no-store")

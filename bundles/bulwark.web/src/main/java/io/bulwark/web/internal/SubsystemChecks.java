@@ -22,9 +22,10 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * Every {@link SubsystemCheck} the appliance's bundles register, read for the health API, {@code
- * /metrics} and the System page. A subsystem the appliance must have but that nobody reports (its
- * bundle stopped or failed) is reported DOWN, and a check that throws is reported DOWN with what it
- * threw: the appliance never looks healthier than it can see. A component of its own with no static
+ * /metrics} and the System page, and every {@link io.bulwark.web.api.MetricsSource} for {@code
+ * /metrics}. A subsystem the appliance must have but that nobody reports (its bundle stopped or
+ * failed) is reported DOWN, and a check that throws is reported DOWN with what it threw: the
+ * appliance never looks healthier than it can see. A component of its own with no static
  * references, so that a bundle coming or going never restarts the web server.
  */
 @Component(service = SubsystemChecks.class)
@@ -57,6 +58,27 @@ public final class SubsystemChecks {
 
   void remove(SubsystemCheck check) {
     checks.remove(check);
+  }
+
+  private final Set<io.bulwark.web.api.MetricsSource> sources = new CopyOnWriteArraySet<>();
+
+  /** The bundles' metric families for {@code /metrics}, kept here beside the reports. */
+  @Reference(
+      cardinality = ReferenceCardinality.MULTIPLE,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "removeSource")
+  void addSource(io.bulwark.web.api.MetricsSource source) {
+    sources.add(source);
+  }
+
+  void removeSource(io.bulwark.web.api.MetricsSource source) {
+    sources.remove(source);
+  }
+
+  /** Returns the metric sources registered now. */
+  List<io.bulwark.web.api.MetricsSource> sources() {
+    return List.copyOf(sources);
   }
 
   /** Returns every subsystem's state, sorted by name, the expected ones included. */
