@@ -98,6 +98,7 @@ final class AdminRouter {
     Router router = Router.router(vertx);
     router.route().handler(deadlines::requestStarted);
     router.route().handler(AdminRouter::securityHeaders);
+    router.route().handler(AdminRouter::compressOnlyReads);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route("/api/*").handler(deadlines::bodyRead);
     router.route("/api/*").handler(AdminRouter::jsonBodiesOnly);
@@ -333,6 +334,22 @@ final class AdminRouter {
         ctx.fail(e);
       }
     };
+  }
+
+  /**
+   * Keeps gzip to reads that carry no secret: a compressed answer that holds a secret beside text
+   * an attacker can choose leaks the secret through its length (BREACH). So the session (its CSRF
+   * token), every state change (an issued token, a generated password) and the event stream (which
+   * must reach the client frame by frame) go uncompressed.
+   */
+  private static void compressOnlyReads(RoutingContext ctx) {
+    String path = ctx.normalizedPath();
+    if (ctx.request().method() != HttpMethod.GET
+        || path.equals("/api/v1/session")
+        || path.equals("/api/v1/events")) {
+      ctx.response().putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY);
+    }
+    ctx.next();
   }
 
   private static void securityHeaders(RoutingContext ctx) {

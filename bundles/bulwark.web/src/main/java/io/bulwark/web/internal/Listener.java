@@ -22,6 +22,10 @@ final class Listener {
   private final String scheme;
   private final WebOptions options;
   private final ConnectionOptions limits;
+
+  /** Answers smaller than this go uncompressed: gzip would save nothing worth the CPU. */
+  static final int COMPRESS_ABOVE_BYTES = 1024;
+
   private final HttpServerOptions serverOptions;
 
   private Listener(
@@ -48,7 +52,10 @@ final class Listener {
             .setHost(options.bindAddress())
             .setPort(options.httpsPort())
             .setDecompressionSupported(false)
-            .setCompressionSupported(false)
+            // gzip for clients that ask, above 1 KiB; AdminRouter keeps it off for answers that
+            // carry a secret (BREACH) and for the event stream.
+            .setCompressionSupported(true)
+            .setCompressionContentSizeThreshold(COMPRESS_ABOVE_BYTES)
             .setSsl(true)
             .setSslEngineOptions(new JdkSSLEngineOptions())
             .setKeyCertOptions(KeyCertOptions.wrap(tls.keyManagers()))
@@ -75,7 +82,8 @@ final class Listener {
             .setHost(options.bindAddress())
             .setPort(options.httpsPort())
             .setDecompressionSupported(false)
-            .setCompressionSupported(false));
+            .setCompressionSupported(true)
+            .setCompressionContentSizeThreshold(COMPRESS_ABOVE_BYTES));
   }
 
   private static HttpServerOptions withTimeouts(

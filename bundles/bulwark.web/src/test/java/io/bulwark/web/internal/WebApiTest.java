@@ -428,4 +428,31 @@ class WebApiTest {
     }
     return problem;
   }
+
+  @Test
+  void readsAreGzippedForClientsThatAskAndSecretsNeverAre() throws Exception {
+    java.net.http.HttpResponse<byte[]> nodes =
+        api.http()
+            .send(
+                api.request("/api/v1/nodes").header("Accept-Encoding", "gzip").GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(nodes.statusCode()).isEqualTo(200);
+    assertThat(nodes.headers().firstValue("Content-Encoding")).contains("gzip");
+    String unzipped;
+    try (var in =
+        new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(nodes.body()))) {
+      unzipped = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    assertThat(new JsonObject(unzipped).getJsonArray("nodes")).isNotEmpty();
+    assertThat(nodes.body().length).isLessThan(unzipped.length());
+
+    // Without Accept-Encoding the same answer is plain.
+    assertThat(api.get("/api/v1/nodes").headers().firstValue("Content-Encoding")).isEmpty();
+
+    // The session (its CSRF token) and every change go uncompressed, whatever the client asks.
+    java.net.http.HttpResponse<String> session =
+        api.send(api.request("/api/v1/session").header("Accept-Encoding", "gzip").GET().build());
+    assertThat(session.headers().firstValue("Content-Encoding").orElse("identity"))
+        .isEqualTo("identity");
+  }
 }
