@@ -51,7 +51,7 @@ export function mount(root, params, navigate, session) {
       h('td', { class: 'num', title: 'rejected by the receiver / dropped over the outbox bound' }, `${d.rejected} / ${d.dropped}`),
       h('td', { class: 'nowrap small', title: d.lastSuccess ? absolute(d.lastSuccess) : '' },
         d.lastSuccess ? relative(d.lastSuccess) : '—',
-        d.nextAttempt ? h('div', { class: 'muted' }, `retry ${relative(d.nextAttempt)}`) : ''),
+        d.nextAttempt ? h('div', { class: 'muted' }, `next attempt ${relative(d.nextAttempt)}`) : ''),
       h('td', { class: 'nowrap' },
         h('button', { type: 'button', class: 'channel-test', data: { channel: c.name }, onclick: () => test(c.name) }, 'Send test'),
         admin ? h('button', { type: 'button', class: 'channel-edit', onclick: () => edit(c) }, 'Edit') : '',

@@ -15,7 +15,8 @@ const COLUMNS = {
   lastSeen: { title: 'Last seen', cell: (f) => h('td', { class: 'nowrap', title: absolute(f.lastSeen) }, relative(f.lastSeen)) },
   resolvedAt: { title: 'Resolved', cell: (f) => h('td', { class: 'nowrap' }, f.resolvedAt ? absolute(f.resolvedAt) : '–') },
   occurrences: { title: 'Seen', cell: (f) => h('td', { class: 'num' }, f.occurrences) },
-  summary: { title: 'Summary', cell: (f) => h('td', { class: 'summary', title: evidenceText(f) }, f.summary) },
+  summary: { title: 'Summary', cell: (f) => h('td', { class: 'summary', title: evidenceText(f) },
+    h('a', { href: `#/finding/${encodeURIComponent(f.id)}`, class: 'finding-link' }, f.summary)) },
   action: { title: 'Recommended action', cell: (f) => h('td', { class: 'action' }, f.recommendedAction || '–') },
 };
 

@@ -1,10 +1,15 @@
-// Findings page: every finding, filtered by state, kind and node.
+// Findings page: every finding, filtered by state, kind and node, the worst and oldest first; each links to
+// its own page. Export the same selection as CSV or JSON (with the operators' work on each).
 
-import { getJson } from '/js/api.js';
+import { download, getJson } from '/js/api.js';
 import { debounce, h, replace } from '/js/dom.js';
 import { findingsTable } from '/js/findings-table.js';
+import { bySeverityThenAge } from '/js/format.js';
 
-const KNOWN_KINDS = ['xid', 'ecc-dbe', 'row-remap-failure', 'thermal-throttle', 'power-throttle', 'straggler', 'gpu-missing'];
+// Every kind the built-in detectors report (FindingKind.BUILT_IN), and the appliance's own.
+const KNOWN_KINDS = ['xid', 'ecc-dbe', 'ecc-sbe-rate', 'retired-pages-pending', 'row-remap-pending', 'row-remap-failure',
+  'nvlink-errors', 'pcie-replay', 'pcie-downtrained', 'thermal-throttle', 'power-throttle', 'thermal-margin', 'straggler',
+  'gpu-missing', 'telemetry-stale'];
 const COLUMNS = ['kind', 'node', 'gpu', 'severity', 'state', 'firstSeen', 'lastSeen', 'resolvedAt', 'occurrences', 'summary', 'action'];
 const LIMITS = [100, 200, 1000];
 
@@ -23,11 +28,34 @@ export function mount(root, params, navigate) {
   const nodeInput = h('input', { name: 'node', id: 'filter-node', type: 'search', value: node, placeholder: 'node name', spellcheck: 'false' });
   const limitSelect = h('select', { name: 'limit', id: 'filter-limit' },
     LIMITS.map((v) => h('option', { value: v, selected: v === limit }, `newest ${v}`)));
+  const exportState = h('span', { class: 'muted small', id: 'findings-export-state', role: 'status' });
+  const exportButton = (format) => {
+    const b = h('button', { type: 'button', id: `findings-export-${format}` }, `Export ${format.toUpperCase()}`);
+    b.addEventListener('click', async () => {
+      const query = new URLSearchParams({ state });
+      if (kind) query.set('kind', kind);
+      if (node) query.set('node', node);
+      try {
+        const file = await download(`findings.${format}?${query}`, `bulwark-findings.${format}`);
+        const url = URL.createObjectURL(file.blob);
+        const a = h('a', { href: url, download: file.filename });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10000);
+        exportState.textContent = `Saved ${file.filename} (${file.blob.size} bytes).`;
+      } catch (e) {
+        exportState.textContent = `Export failed: ${e.message}`;
+      }
+    });
+    return b;
+  };
   const form = h('form', { id: 'findings-filter', class: 'filters' },
     h('label', {}, 'State ', stateSelect),
     h('label', {}, 'Kind ', kindSelect),
     h('label', {}, 'Node ', nodeInput),
-    h('label', {}, 'Show ', limitSelect));
+    h('label', {}, 'Show ', limitSelect),
+    exportButton('csv'), exportButton('json'), exportState);
   const count = h('span', { class: 'count', id: 'findings-count' });
   const error = h('p', { class: 'notice error', hidden: true, id: 'findings-error' });
   const host = h('div', { class: 'table-wrap' });
@@ -59,7 +87,8 @@ export function mount(root, params, navigate) {
     try {
       const data = await getJson(`findings?${query}`);
       count.textContent = data.count === limit ? `newest ${data.count}` : `${data.count}`;
-      replace(host, findingsTable('findings-table', data.findings, COLUMNS, 'No findings match these filters.'));
+      const sorted = [...data.findings].sort(bySeverityThenAge);
+      replace(host, findingsTable('findings-table', sorted, COLUMNS, 'No findings match these filters.'));
       error.hidden = true;
     } catch (e) {
       error.textContent = e.message;

@@ -16,11 +16,12 @@ export function clock(ms) {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** "12 min ago", "3 h ago"; "–" when absent. */
+/** "12 min ago", "3 h ago"; for a time ahead "in 5 min"; "–" when absent. */
 export function relative(iso, now = Date.now()) {
   if (!iso) return '–';
   const t = typeof iso === 'number' ? iso : Date.parse(iso);
   if (Number.isNaN(t)) return '–';
+  if (t - now > 1000) return ahead(Math.round((t - now) / 1000));
   const s = Math.max(0, Math.round((now - t) / 1000));
   if (s < 60) return `${s} s ago`;
   const m = Math.round(s / 60);
@@ -28,6 +29,15 @@ export function relative(iso, now = Date.now()) {
   const h = Math.round(m / 60);
   if (h < 48) return `${h} h ago`;
   return `${Math.round(h / 24)} d ago`;
+}
+
+function ahead(s) {
+  if (s < 60) return `in ${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `in ${m} min`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `in ${h} h`;
+  return `in ${Math.round(h / 24)} d`;
 }
 
 /** "70%", or "–". */

@@ -6,6 +6,7 @@ import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.FindingState;
+import io.bulwark.api.health.Maintenance;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.store.RecordStore;
@@ -59,7 +60,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * channel delivers from the outbox on its own worker. Every {@code reconcileSeconds} the open
  * findings are compared with what each channel was told, so a change missed while the store refused
  * writes or this bundle was away is sent after all; channels whose receiver expires alerts get the
- * open ones again. Reports the {@code notify} subsystem: failing channels show on the System page.
+ * open ones again. Findings under a maintenance window, or snoozed ({@link Maintenance}), are not
+ * notified while the hold lasts. Reports the {@code notify} subsystem: failing channels show on the
+ * System page.
  */
 @Component(
     service = {FindingListener.class, SubsystemCheck.class, Notifier.class},
@@ -89,6 +92,7 @@ public final class Notifier implements FindingListener, SubsystemCheck {
   private final Map<String, Long> lastSentMillis = new ConcurrentHashMap<>();
   private final Instant started;
   private volatile TelemetryTargets targets;
+  private volatile Maintenance maintenance;
   private volatile boolean reconcileSoon = true;
   private volatile long queueDropped;
   private volatile SubsystemState lastState = SubsystemState.UP;
@@ -142,6 +146,23 @@ public final class Notifier implements FindingListener, SubsystemCheck {
     }
     workers.values().forEach(w -> w.stop(2_000));
     workers.clear();
+  }
+
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindMaintenance")
+  void bindMaintenance(Maintenance m) {
+    maintenance = m;
+    reconcileSoon = true;
+  }
+
+  void unbindMaintenance(Maintenance m) {
+    if (maintenance == m) {
+      maintenance = null;
+    }
+    reconcileSoon = true;
   }
 
   @Reference(
@@ -503,6 +524,11 @@ public final class Notifier implements FindingListener, SubsystemCheck {
     Optional<Told> seen = overlay.get(key);
     Told told = seen != null ? seen.orElse(null) : outbox.told(c.name(), f.id());
     Event event = null;
+    if (f.isOpen() && held(f, now)) {
+      // In maintenance or snoozed: detected, not notified; sent by a later reconciliation if it
+      // still holds when the hold ends.
+      return;
+    }
     if (f.isOpen()) {
       if (told == null) {
         if (c.route().matches(f, nodeLabels)) {
@@ -604,6 +630,7 @@ public final class Notifier implements FindingListener, SubsystemCheck {
         Finding f = open.get(t.findingId());
         String key = channel + "\u0000" + t.findingId();
         if (f == null
+            || held(f, now)
             || outbox.waiting(channel, f.id())
             || now.toEpochMilli() - lastSentMillis.getOrDefault(key, 0L) < every) {
           continue;
@@ -619,6 +646,11 @@ public final class Notifier implements FindingListener, SubsystemCheck {
     outbox.apply(change);
     change.add.forEach(e -> lastSentMillis.put(e.dedupKey(), now.toEpochMilli()));
     wakeAll(change);
+  }
+
+  private boolean held(Finding f, Instant at) {
+    Maintenance m = maintenance;
+    return m != null && m.covers(f, at);
   }
 
   private void wakeAll(Outbox.Change change) {

@@ -258,14 +258,14 @@ final class Outbox {
           }
           all.addAll(mine);
           int over = all.size() - maxPerChannel;
+          // The oldest go, even one being sent now (its attempt finishing later changes nothing):
+          // a receiver that has been away for long has the newest findings waiting.
           for (OutboxEntry e : all) {
             if (over <= 0) {
               break;
             }
-            if (!inFlight.contains(e.seq())) {
-              trimmed.add(e);
-              over--;
-            }
+            trimmed.add(e);
+            over--;
           }
         });
     return trimmed;

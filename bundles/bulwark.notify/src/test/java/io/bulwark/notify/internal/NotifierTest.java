@@ -183,7 +183,7 @@ class NotifierTest {
         assertEquals(Event.TEST, recorder.delivered.get(0).event());
         Thread.sleep(200);
         assertEquals(101, recorder.delivered.size());
-        // The oldest went (those not being sent at the moment of the overflow); the newest stay.
+        // The oldest went; the newest stay.
         Set<String> ids =
             Set.copyOf(recorder.delivered.stream().map(d -> d.finding().id()).toList());
         for (int i = 100; i < 150; i++) {
@@ -234,6 +234,62 @@ class NotifierTest {
         assertTrue(n.status().summary().contains("not installed"), n.status().summary());
         n.bindType(recorder);
         await(() -> recorder.delivered.size() == 1);
+      } finally {
+        n.deactivate();
+      }
+    }
+  }
+
+  @Test
+  void aFindingUnderMaintenanceIsNotNotifiedUntilTheHoldEnds() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean held =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    io.bulwark.api.health.Maintenance windows =
+        new io.bulwark.api.health.Maintenance() {
+          @Override
+          public List<io.bulwark.api.health.MaintenanceWindow> windows(Instant at) {
+            return List.of();
+          }
+
+          @Override
+          public boolean covers(Finding f, Instant at) {
+            return held.get() && f.node().value().equals("dgx-busy");
+          }
+        };
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      Notifier n = notifier(store, 100);
+      try {
+        n.bindType(recorder);
+        n.bindMaintenance(windows);
+        n.save(channel("ops", Severity.WARNING), null);
+        Finding f = finding("busy", Severity.CRITICAL);
+        f =
+            new Finding(
+                f.id(),
+                f.kind(),
+                new NodeId("dgx-busy"),
+                f.gpu(),
+                f.severity(),
+                f.state(),
+                f.firstSeen(),
+                f.lastSeen(),
+                null,
+                f.summary(),
+                f.evidence(),
+                f.recommendedAction(),
+                f.performanceFactor(),
+                f.occurrences(),
+                f.gpuUuid());
+        tell(n, f);
+        tell(n, finding("other", Severity.CRITICAL));
+        await(() -> recorder.delivered.size() == 1);
+        Thread.sleep(500);
+        assertEquals("other", recorder.delivered.get(0).finding().id());
+        // The window ends with the finding still open: the next reconciliation sends it.
+        held.set(false);
+        await(() -> recorder.delivered.size() == 2);
+        assertEquals("busy", recorder.delivered.get(1).finding().id());
+        assertEquals(Event.OPENED, recorder.delivered.get(1).event());
       } finally {
         n.deactivate();
       }

@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,24 +19,9 @@ import java.util.TreeMap;
 final class ApiJson {
   private ApiJson() {}
 
-  /** Returns the finding as the API shows it. */
+  /** Returns the finding as the API shows it (the shape every area shares). */
   static JsonObject finding(Finding f) {
-    return new JsonObject()
-        .put("id", f.id())
-        .put("kind", f.kind())
-        .put("node", f.node().value())
-        .put("gpu", f.gpu())
-        .put("gpuUuid", f.gpuUuid())
-        .put("severity", name(f.severity()))
-        .put("state", name(f.state()))
-        .put("firstSeen", instant(f.firstSeen()))
-        .put("lastSeen", instant(f.lastSeen()))
-        .put("resolvedAt", instant(f.resolvedAt()))
-        .put("summary", f.summary())
-        .put("evidence", new JsonObject(new TreeMap<String, Object>(f.evidence())))
-        .put("recommendedAction", f.recommendedAction())
-        .put("performanceFactor", finite(f.performanceFactor()))
-        .put("occurrences", f.occurrences());
+    return io.bulwark.web.api.ApiJson.finding(f);
   }
 
   /**
@@ -138,16 +122,16 @@ final class ApiJson {
 
   /** Returns the instant as an ISO-8601 string, or null. */
   static String instant(Instant at) {
-    return at == null ? null : at.toString();
+    return io.bulwark.web.api.ApiJson.instant(at);
   }
 
   /** Returns the enum constant's name in lower case, or null. */
   static String name(Enum<?> value) {
-    return value == null ? null : value.name().toLowerCase(Locale.ROOT);
+    return io.bulwark.web.api.ApiJson.name(value);
   }
 
   /** Returns the value, or null when it is not a finite number (JSON has no NaN). */
   static Double finite(double value) {
-    return Double.isFinite(value) ? value : null;
+    return io.bulwark.web.api.ApiJson.finite(value);
   }
 }

@@ -1,0 +1,197 @@
+package io.bulwark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The findings workflow in a real browser and over the API: a simulated XID opens a finding; from
+ * the Findings page its summary links to the finding's own page (evidence as a table, cost so far,
+ * timeline); there the admin acknowledges it with a comment, assigns it to themself and snoozes it,
+ * and each step shows on the page and in the audit log. An operator's token may act on findings, an
+ * auditor's may not (403). The CSV export carries the workflow; a maintenance window is listed on
+ * the Maintenance page.
+ */
+class FindingWorkflowBrowserIT {
+
+  @Test
+  void anOperatorWorksAFindingFromItsPage() throws Exception {
+    Path work = RunningAppliance.workDir("finding-workflow");
+    try (RunningAppliance bulwark =
+        RunningAppliance.demo(
+            work, Map.of("BULWARK_SIM_SCENARIO", "none", "BULWARK_SIM_NODES", "8"))) {
+      bulwark.awaitUp(Duration.ofSeconds(60));
+      assertThat(
+              bulwark
+                  .send(
+                      "POST",
+                      bulwark.simUrl("/sim/faults"),
+                      new JsonObject()
+                          .put("kind", "xid")
+                          .put("node", "gpu-node-004")
+                          .put("gpu", 2)
+                          .encode())
+                  .statusCode())
+          .isEqualTo(201);
+      String id = null;
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (id == null && System.nanoTime() < deadline) {
+        JsonArray open =
+            new JsonObject(bulwark.get("/api/v1/findings?state=open&kind=xid").body())
+                .getJsonArray("findings");
+        if (!open.isEmpty()) {
+          id = open.getJsonObject(0).getString("id");
+        }
+        Thread.sleep(500);
+      }
+      assertThat(id).as("an xid finding opened").isNotNull();
+      String findingId = id;
+      Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+
+      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
+      try {
+        WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
+        wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='findings']"))).click();
+        // The table re-renders as events arrive: find and click in one step, retried when stale.
+        wait.until(
+            d -> {
+              d.findElement(
+                      By.cssSelector("tr[data-finding-id='" + findingId + "'] a.finding-link"))
+                  .click();
+              return true;
+            });
+        wait.until(d -> d.findElement(By.id("finding-evidence")));
+        assertThat(browser.findElement(By.cssSelector(".page-head h1")).getText())
+            .contains("xid on gpu-node-004 GPU 2");
+        assertThat(browser.findElement(By.id("finding-evidence")).getText())
+            .contains("DCGM_FI_DEV_XID_ERRORS")
+            .contains("79");
+        assertThat(browser.findElement(By.id("finding-cost")).getText()).contains("GPU-hours");
+
+        browser
+            .findElement(By.id("finding-comment"))
+            .sendKeys("Reseating GPU 2 in the next window");
+        browser.findElement(By.id("finding-ack")).click();
+        wait.until(d -> d.findElement(By.id("finding-acked")).getText().contains("admin"));
+        browser.findElement(By.id("finding-assign-me")).click();
+        wait.until(d -> d.findElement(By.id("finding-assignee")).getText().contains("admin"));
+        browser.findElement(By.id("finding-snooze")).click();
+        wait.until(d -> !d.findElements(By.id("finding-snoozed")).isEmpty());
+        String timeline = browser.findElement(By.id("finding-timeline")).getText();
+        assertThat(timeline)
+            .contains("opened")
+            .contains("acknowledged by admin: Reseating GPU 2 in the next window")
+            .contains("assigned by admin: admin")
+            .contains("snoozed by admin");
+        Files.createDirectories(shots);
+        Files.write(
+            shots.resolve("finding.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+        // Maintenance on another node, listed on its page.
+        HttpResponse<String> started =
+            bulwark.send(
+                "POST",
+                bulwark.baseUrl() + "/api/v1/maintenance",
+                new JsonObject()
+                    .put("node", "gpu-node-005")
+                    .put("until", Instant.now().plus(Duration.ofHours(2)).toString())
+                    .put("reason", "firmware update, ticket 4711")
+                    .encode());
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+        browser.findElement(By.cssSelector("#nav a[data-nav='maintenance']")).click();
+        wait.until(d -> d.findElement(By.id("maintenance-list")).getText().contains("ticket 4711"));
+        Files.write(
+            shots.resolve("maintenance.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      } finally {
+        browser.quit();
+      }
+
+      // Roles: an operator's token may act on findings; an auditor's may read but not act.
+      String operator = token(bulwark, "ops-automation", "operator");
+      String auditor = token(bulwark, "compliance", "auditor");
+      HttpClient http = PinnedCertificate.client(work.resolve("console.log"));
+      assertThat(
+              post(
+                  http, bulwark, operator, findingId, "comments", "{\"text\":\"from automation\"}"))
+          .isEqualTo(201);
+      assertThat(post(http, bulwark, auditor, findingId, "acknowledge", "{}")).isEqualTo(403);
+      HttpResponse<String> asAuditor =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create(bulwark.baseUrl() + "/api/v1/findings/" + findingId))
+                  .header("Authorization", "Bearer " + auditor)
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(asAuditor.statusCode()).isEqualTo(200);
+      JsonObject workflow = new JsonObject(asAuditor.body()).getJsonObject("workflow");
+      assertThat(workflow.getString("acknowledgedBy")).isEqualTo("admin");
+      assertThat(workflow.getString("assignee")).isEqualTo("admin");
+      assertThat(workflow.getJsonArray("comments").encode()).contains("from automation");
+
+      HttpResponse<String> csv = bulwark.get("/api/v1/findings.csv?state=open");
+      assertThat(csv.statusCode()).isEqualTo(200);
+      assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+      assertThat(csv.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
+      assertThat(
+              csv.body().lines().filter(l -> l.startsWith(findingId + ",")).findFirst().orElse(""))
+          .contains(",gpu-node-004,2,")
+          .contains(",admin,admin,");
+
+      JsonArray records =
+          new JsonObject(bulwark.get("/api/v1/audit?limit=1000").body()).getJsonArray("records");
+      assertThat(records.encode())
+          .contains("finding.acknowledge")
+          .contains("finding.assign")
+          .contains("finding.snooze")
+          .contains("finding.comment")
+          .contains("maintenance.start");
+    }
+  }
+
+  private static String token(RunningAppliance bulwark, String name, String role) throws Exception {
+    HttpResponse<String> r =
+        bulwark.send(
+            "POST",
+            bulwark.baseUrl() + "/api/v1/tokens",
+            new JsonObject().put("name", name).put("role", role).put("validityDays", 1).encode());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    return new JsonObject(r.body()).getString("token");
+  }
+
+  private static int post(
+      HttpClient http,
+      RunningAppliance bulwark,
+      String token,
+      String id,
+      String action,
+      String body)
+      throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(
+                    URI.create(bulwark.baseUrl() + "/api/v1/findings/" + id + "/" + action))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
+  }
+}
