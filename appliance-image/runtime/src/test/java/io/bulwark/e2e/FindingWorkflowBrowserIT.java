@@ -155,6 +155,40 @@ class FindingWorkflowBrowserIT {
           .contains(",gpu-node-004,2,")
           .contains(",admin,admin,");
 
+      // The command-line client, as an operator's automation would run it.
+      Path tokenFile = work.resolve("operator.token");
+      Files.writeString(tokenFile, operator);
+      String fingerprint = PinnedCertificate.printedFingerprint(work.resolve("console.log"));
+      Cli listed =
+          cli(bulwark, tokenFile, fingerprint, "findings", "--state", "open", "--kind", "xid");
+      assertThat(listed.exit()).as(listed.output()).isZero();
+      assertThat(listed.output()).contains("gpu-node-004");
+      Cli acked =
+          cli(bulwark, tokenFile, fingerprint, "ack", findingId, "--comment", "seen from the CLI");
+      assertThat(acked.exit()).as(acked.output()).isZero();
+      Path csvFile = work.resolve("export.csv");
+      Cli exported =
+          cli(
+              bulwark,
+              tokenFile,
+              fingerprint,
+              "export",
+              "--format",
+              "csv",
+              "--out",
+              csvFile.toString());
+      assertThat(exported.exit()).as(exported.output()).isZero();
+      assertThat(Files.readString(csvFile))
+          .contains(findingId)
+          .contains("," + tokenId(bulwark, "ops-automation") + ",admin,");
+      Cli wrongPin =
+          cli(
+              bulwark,
+              tokenFile,
+              fingerprint.replaceFirst("^..", fingerprint.startsWith("00") ? "11" : "00"),
+              "health");
+      assertThat(wrongPin.exit()).as(wrongPin.output()).isEqualTo(3);
+
       JsonArray records =
           new JsonObject(bulwark.get("/api/v1/audit?limit=1000").body()).getJsonArray("records");
       assertThat(records.encode())
@@ -166,6 +200,34 @@ class FindingWorkflowBrowserIT {
     }
   }
 
+  private record Cli(int exit, String output) {}
+
+  private static Cli cli(
+      RunningAppliance bulwark, Path tokenFile, String fingerprint, String... args)
+      throws Exception {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-jar");
+    command.add(System.getProperty("bulwark.cli.jar"));
+    command.addAll(
+        java.util.List.of(
+            "--url",
+            bulwark.baseUrl(),
+            "--token-file",
+            tokenFile.toString(),
+            "--fingerprint",
+            fingerprint));
+    command.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("the CLI did not finish: " + out);
+    }
+    return new Cli(p.exitValue(), out);
+  }
+
   private static String token(RunningAppliance bulwark, String name, String role) throws Exception {
     HttpResponse<String> r =
         bulwark.send(
@@ -174,6 +236,17 @@ class FindingWorkflowBrowserIT {
             new JsonObject().put("name", name).put("role", role).put("validityDays", 1).encode());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return new JsonObject(r.body()).getString("token");
+  }
+
+  /** Returns the id of the token whose secret is {@code token}, as audit records name it. */
+  private static String tokenId(RunningAppliance bulwark, String name) throws Exception {
+    JsonArray tokens = new JsonObject(bulwark.get("/api/v1/tokens").body()).getJsonArray("tokens");
+    for (int i = 0; i < tokens.size(); i++) {
+      if (tokens.getJsonObject(i).getString("name").equals(name)) {
+        return tokens.getJsonObject(i).getString("id");
+      }
+    }
+    throw new AssertionError("no token " + name + " in " + tokens.encode());
   }
 
   private static int post(

@@ -19,8 +19,12 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -66,6 +70,7 @@ final class AdminRouter {
   private final MetricsResource metrics;
   private final WebrootAssets webroot = new WebrootAssets(AdminRouter.class.getClassLoader());
   private volatile List<RouteInfo> table = List.of();
+  private volatile String openApi;
 
   AdminRouter(
       Vertx vertx,
@@ -121,6 +126,7 @@ final class AdminRouter {
         "/api/v1/routes",
         Set.of(Role.ADMIN, Role.AUDITOR),
         this::routeTable);
+    core(router, routes, HttpMethod.GET, "/api/v1/openapi.json", any, this::openApi);
     router.get("/api/v1/events").handler(access.requires(any)).handler(events::subscribe);
     routes.add(new RouteInfo("GET", "/api/v1/events", any, "core"));
     // For a load balancer or a service manager: up or not, nothing else, and no credentials.
@@ -257,6 +263,29 @@ final class AdminRouter {
               .put("owner", r.owner()));
     }
     ApiRequest.json(ctx, new JsonObject().put("routes", out).put("count", out.size()));
+  }
+
+  /**
+   * {@code GET /api/v1/openapi.json}: the OpenAPI 3.1 document of this API, read from the bundle
+   * once.
+   */
+  private void openApi(RoutingContext ctx) {
+    String document = openApi;
+    if (document == null) {
+      try (InputStream in = AdminRouter.class.getResourceAsStream("/openapi/bulwark-api.json")) {
+        if (in == null) {
+          throw new IllegalStateException("the bundle lacks /openapi/bulwark-api.json");
+        }
+        document = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the OpenAPI document", e);
+      }
+      openApi = document;
+    }
+    ctx.response()
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Cache-Control", "no-store")
+        .end(document);
   }
 
   /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
