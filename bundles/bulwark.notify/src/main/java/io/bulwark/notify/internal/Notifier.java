@@ -232,6 +232,18 @@ public final class Notifier implements FindingListener, SubsystemCheck {
    * @throws IllegalStateException if the channel's type is not installed
    */
   synchronized void save(ChannelDefinition definition, byte[] credential) {
+    check(definition, credential);
+    store(definition, credential);
+  }
+
+  /**
+   * Checks a channel as {@link #save} would, changing nothing, so the caller can audit the change
+   * before it is made.
+   *
+   * @throws IllegalArgumentException if the settings are unusable (message names the setting)
+   * @throws IllegalStateException if the channel's type is not installed
+   */
+  synchronized void check(ChannelDefinition definition, byte[] credential) {
     ChannelType type = types.get(definition.type());
     if (type == null) {
       throw new IllegalStateException(
@@ -251,6 +263,10 @@ public final class Notifier implements FindingListener, SubsystemCheck {
         Arrays.fill(effective, (byte) 0);
       }
     }
+  }
+
+  /** Stores a channel that {@link #check} accepted and starts delivering with it. */
+  synchronized void store(ChannelDefinition definition, byte[] credential) {
     boolean hasCredential = credential != null ? credential.length > 0 : definition.hasCredential();
     ChannelDefinition stored =
         new ChannelDefinition(

@@ -131,19 +131,23 @@ public final class NotifyRoutes implements RouteContributor {
         "credential", credential == null ? "kept" : credential.length == 0 ? "removed" : "set");
     details.put("settings", String.join(",", new TreeMap<>(definition.settings()).keySet()));
     try {
-      notifier.save(definition, credential);
-    } catch (IllegalArgumentException e) {
-      record(ctx, "notify.channel.save", name, AuditOutcome.FAILURE, withReason(details, e));
-      throw ApiProblem.invalidBody(e.getMessage());
-    } catch (IllegalStateException e) {
-      record(ctx, "notify.channel.save", name, AuditOutcome.FAILURE, withReason(details, e));
-      throw ApiProblem.conflict(e.getMessage());
+      try {
+        notifier.check(definition, credential);
+      } catch (IllegalArgumentException e) {
+        record(ctx, "notify.channel.save", name, AuditOutcome.FAILURE, withReason(details, e));
+        throw ApiProblem.invalidBody(e.getMessage());
+      } catch (IllegalStateException e) {
+        record(ctx, "notify.channel.save", name, AuditOutcome.FAILURE, withReason(details, e));
+        throw ApiProblem.conflict(e.getMessage());
+      }
+      // Audited before it is made: a change the audit log cannot record is not made.
+      record(ctx, "notify.channel.save", name, AuditOutcome.SUCCESS, details);
+      notifier.store(definition, credential);
     } finally {
       if (credential != null) {
         Arrays.fill(credential, (byte) 0);
       }
     }
-    record(ctx, "notify.channel.save", name, AuditOutcome.SUCCESS, details);
     Notifier.View view =
         notifier.views().stream()
             .filter(v -> v.channel().name().equals(name))

@@ -62,8 +62,10 @@ final class TokensResource {
       throw ApiProblem.invalidBody("'role' must be admin, operator or auditor");
     }
     Object days = body.getValue("validityDays", 90);
-    if (!(days instanceof Number n) || n.intValue() < 1) {
-      throw ApiProblem.invalidBody("'validityDays' must be a positive number of days");
+    if (!(days instanceof Number n)
+        || n.doubleValue() != Math.rint(n.doubleValue())
+        || n.doubleValue() < 1) {
+      throw ApiProblem.invalidBody("'validityDays' must be a whole, positive number of days");
     }
     try {
       IssuedToken issued =
@@ -84,6 +86,9 @@ final class TokensResource {
               .put("token", issued.token()));
     } catch (AuditUnavailableException e) {
       throw ApiProblem.auditUnavailable("no token was issued: the audit log cannot record it");
+    } catch (IllegalArgumentException e) {
+      // The accounts refuse a name they cannot keep (control characters…): the caller's to fix.
+      throw ApiProblem.invalidBody(e.getMessage());
     }
   }
 
