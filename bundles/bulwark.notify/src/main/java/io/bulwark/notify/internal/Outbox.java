@@ -188,9 +188,49 @@ final class Outbox {
     batch.forEach(this::unindex);
   }
 
-  /** Puts a batch that could not be sent back to wait. */
+  /**
+   * Puts a batch that could not be sent back to wait. A notification that a newer one about the
+   * same finding arrived behind while it was being sent is folded into the newer one (one message
+   * with the latest state, as if it had waited).
+   */
   synchronized void release(Collection<OutboxEntry> batch) {
     batch.forEach(e -> inFlight.remove(e.seq()));
+    List<OutboxEntry> superseded = new ArrayList<>();
+    List<OutboxEntry> merged = new ArrayList<>();
+    for (OutboxEntry e : batch) {
+      Long newer = waitingByKey.get(e.dedupKey());
+      TreeMap<Long, OutboxEntry> waiting = byChannel.get(e.channel());
+      if (newer != null && newer != e.seq() && waiting != null && waiting.containsKey(e.seq())) {
+        OutboxEntry after = waiting.get(newer);
+        if (after != null && !inFlight.contains(newer)) {
+          superseded.add(e);
+          merged.add(
+              new OutboxEntry(
+                  after.seq(), after.channel(), merge(e.notification(), after.notification())));
+        }
+      }
+    }
+    if (superseded.isEmpty()) {
+      return;
+    }
+    try {
+      store.write(
+          "fold " + superseded.size() + " notification(s) into newer ones",
+          WritePriority.ROUTINE,
+          w -> {
+            RecordMap<Long, OutboxEntry> outbox = w.map(Formats.OUTBOX);
+            superseded.forEach(e -> outbox.remove(e.seq()));
+            merged.forEach(e -> outbox.put(e.seq(), e));
+            return null;
+          });
+    } catch (RuntimeException e) {
+      return; // both stay and are sent in turn
+    }
+    for (OutboxEntry e : superseded) {
+      TreeMap<Long, OutboxEntry> waiting = byChannel.get(e.channel());
+      waiting.remove(e.seq());
+    }
+    merged.forEach(e -> byChannel.get(e.channel()).put(e.seq(), e));
   }
 
   /** Counts notifications given up on (a receiver that rejects them for good). */
