@@ -12,7 +12,7 @@ const METRICS = [
   { name: 'DCGM_FI_DEV_SM_CLOCK', label: 'SM clock', unit: 'MHz', digits: 0 },
   { name: 'DCGM_FI_DEV_POWER_USAGE', label: 'Power', unit: 'W', digits: 0 },
 ];
-const WINDOWS = [10, 30, 60, 180, 720];
+const WINDOWS = [10, 60, 720, 1440, 10080];
 const NODE_COLUMNS = ['kind', 'gpu', 'severity', 'state', 'firstSeen', 'lastSeen', 'resolvedAt', 'summary', 'action'];
 
 export function mount(root, params, navigate) {
@@ -22,10 +22,11 @@ export function mount(root, params, navigate) {
   const title = h('h1', { id: 'node-title', class: 'mono', data: { node: id } }, id);
   const facts = h('dl', { class: 'facts', id: 'node-facts' });
   const select = h('select', { id: 'window-select', 'aria-label': 'Time window' },
-    WINDOWS.map((m) => h('option', { value: m, selected: m === minutes }, m < 60 ? `${m} min` : `${m / 60} h`)));
+    WINDOWS.map((m) => h('option', { value: m, selected: m === minutes }, m < 60 ? `${m} min` : m < 2880 ? `${m / 60} h` : `${m / 1440} d`)));
   select.addEventListener('change', () => navigate(`#/nodes/${encodeURIComponent(id)}?minutes=${select.value}`));
   const error = h('p', { class: 'notice error', hidden: true, id: 'node-error' });
   const gpuHost = h('div', { class: 'table-wrap' });
+  const historyNote = h('p', { class: 'muted small', id: 'history-note' });
   const charts = h('div', { id: 'gpu-charts', class: 'gpu-charts' });
   const findingsHost = h('div', { class: 'table-wrap' });
 
@@ -35,11 +36,18 @@ export function mount(root, params, navigate) {
     error,
     facts,
     h('section', { class: 'panel' }, h('h2', {}, 'GPUs'), gpuHost),
-    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), chartHeader(), charts),
+    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), historyNote, chartHeader(), charts),
     h('section', { class: 'panel' }, h('h2', {}, 'Findings on this node'), findingsHost));
 
   function render(data) {
     const node = data.node;
+    const w = data.window;
+    historyNote.textContent = w.minutes > 10
+      ? (w.dataFrom && w.dataFrom > w.from + 120000
+        ? `Minute averages from ${absolute(w.dataFrom)}: the appliance keeps the minutes of the last `
+          + `${Math.round((w.to - w.dataFrom) / 3600000 * 10) / 10} h here (rollupHours of io.bulwark.telemetry sets how many).`
+        : 'Minute averages before the last 10 minutes, then every sample.')
+      : '';
     replace(facts,
       fact('GPUs installed', node.gpusInstalled),
       fact('GPUs reporting', node.gpusReporting),

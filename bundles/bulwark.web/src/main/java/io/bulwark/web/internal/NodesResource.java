@@ -9,6 +9,7 @@ import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.api.telemetry.MinuteRollup;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TargetStatus;
@@ -43,7 +44,7 @@ final class NodesResource {
 
   private static final int OPEN_FINDINGS_LIMIT = 100_000;
   private static final int NODE_FINDINGS_LIMIT = 500;
-  private static final int MAX_MINUTES = 24 * 60;
+  private static final int MAX_MINUTES = 7 * 24 * 60;
 
   private final HealthService health;
   private final FleetRepository fleet;
@@ -99,12 +100,22 @@ final class NodesResource {
     long from = to - minutes * 60_000L;
     Map<Integer, Gpu> reported = reportedByIndex(id);
     List<JsonObject> gpus = gpus(node, open, capacityByGpu());
+    long historyFrom = Long.MAX_VALUE;
     for (JsonObject gpu : gpus) {
       int index = gpu.getInteger("index");
       Gpu known = node.gpu(index).orElseGet(() -> reported.get(index));
       JsonObject charts = new JsonObject();
       for (String metric : CHART_METRICS) {
-        charts.put(metric, points(telemetry.window(SeriesId.of(id, index, metric), from)));
+        SeriesId series = SeriesId.of(id, index, metric);
+        SampleWindow raw = telemetry.window(series, from);
+        JsonArray points =
+            raw.size() > 0 && raw.timestamp(0) <= from + 60_000
+                ? points(raw)
+                : withHistory(telemetry.rollup(series, from), raw);
+        if (!points.isEmpty()) {
+          historyFrom = Math.min(historyFrom, points.getJsonArray(0).getLong(0));
+        }
+        charts.put(metric, points);
       }
       gpu.put("uuid", known.uuid()).put("model", known.model()).put("telemetry", charts);
     }
@@ -120,6 +131,7 @@ final class NodesResource {
                     .put("minutes", minutes)
                     .put("from", from)
                     .put("to", to)
+                    .put("dataFrom", historyFrom == Long.MAX_VALUE ? null : historyFrom)
                     .put("metrics", new JsonArray(CHART_METRICS)))
             .put("gpus", new JsonArray(gpus))
             .put("findings", findings));
@@ -202,6 +214,45 @@ final class NodesResource {
         .gpus()
         .forEach(g -> byGpu.put(g.node().value() + "/" + g.gpu(), g));
     return byGpu;
+  }
+
+  /**
+   * Returns the minute roll-ups before the raw samples, then the raw samples, as [[epochMillis,
+   * value], …] averaged into at most {@link #MAX_POINTS} buckets: a window longer than the raw ring
+   * (10 minutes at 1 s) reads the minutes telemetry keeps (memory, restored from its roll-up files
+   * after a restart).
+   */
+  static JsonArray withHistory(List<MinuteRollup> minutes, SampleWindow raw) {
+    long rawStart = raw.size() > 0 ? raw.timestamp(0) : Long.MAX_VALUE;
+    List<long[]> times = new java.util.ArrayList<>();
+    List<double[]> values = new java.util.ArrayList<>();
+    for (MinuteRollup m : minutes) {
+      if (m.count() > 0 && m.minuteMillis() + 60_000 <= rawStart && Double.isFinite(m.avg())) {
+        times.add(new long[] {m.minuteMillis() + 60_000});
+        values.add(new double[] {m.avg(), m.count()});
+      }
+    }
+    for (int i = 0; i < raw.size(); i++) {
+      double v = raw.value(i);
+      if (Double.isFinite(v)) {
+        times.add(new long[] {raw.timestamp(i)});
+        values.add(new double[] {v, 1});
+      }
+    }
+    JsonArray points = new JsonArray();
+    int size = times.size();
+    int stride = Math.max(1, (size + MAX_POINTS - 1) / MAX_POINTS);
+    for (int start = 0; start < size; start += stride) {
+      int end = Math.min(size, start + stride);
+      double sum = 0;
+      double weight = 0;
+      for (int i = start; i < end; i++) {
+        sum += values.get(i)[0] * values.get(i)[1];
+        weight += values.get(i)[1];
+      }
+      points.add(new JsonArray().add(times.get(end - 1)[0]).add(sum / weight));
+    }
+    return points;
   }
 
   /**

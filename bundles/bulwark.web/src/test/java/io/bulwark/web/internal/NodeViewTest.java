@@ -57,4 +57,34 @@ class NodeViewTest {
     assertThat(points.getJsonArray(499).getLong(0)).isEqualTo(1_499_000L);
     assertThat(points.getJsonArray(499).getDouble(1)).isEqualTo(1498.0);
   }
+
+  @Test
+  void aLongWindowReadsTheMinutesBeforeTheRawSamplesThenTheSamples() {
+    long t0 = 1_800_000_000_000L;
+    List<io.bulwark.api.telemetry.MinuteRollup> minutes = new java.util.ArrayList<>();
+    for (int m = 0; m < 120; m++) {
+      minutes.add(
+          new io.bulwark.api.telemetry.MinuteRollup(t0 + m * 60_000L, 40, 50 + m % 2, 60, 60));
+    }
+    // The raw ring starts in minute 110: the roll-ups of minutes 110 on are not used twice.
+    long rawStart = t0 + 110 * 60_000L;
+    long[] ts = new long[600];
+    double[] vs = new double[600];
+    for (int i = 0; i < 600; i++) {
+      ts[i] = rawStart + i * 1000L;
+      vs[i] = 70;
+    }
+    JsonArray points = NodesResource.withHistory(minutes, SampleWindow.wrap(ts, vs, 600));
+    assertThat(points.size()).isLessThanOrEqualTo(360);
+    assertThat(points.getJsonArray(0).getLong(0)).isLessThan(rawStart);
+    assertThat(points.getJsonArray(0).getDouble(1)).isBetween(50.0, 51.0);
+    JsonArray last = points.getJsonArray(points.size() - 1);
+    assertThat(last.getLong(0)).isEqualTo(ts[599]);
+    assertThat(last.getDouble(1)).isEqualTo(70.0);
+    for (int i = 1; i < points.size(); i++) {
+      assertThat(points.getJsonArray(i).getLong(0))
+          .isGreaterThan(points.getJsonArray(i - 1).getLong(0));
+    }
+    assertThat(NodesResource.withHistory(List.of(), SampleWindow.empty())).isEmpty();
+  }
 }
