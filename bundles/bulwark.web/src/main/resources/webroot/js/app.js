@@ -172,3 +172,34 @@ setUnauthenticatedHandler(() => location.reload());
     else view.textContent = e.message;
   }
 })();
+
+// The skip link moves focus to the page without touching the route (the hash is the router's).
+document.getElementById('skip-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  document.getElementById('view').focus();
+});
+
+// Wall mode: dark colours for a NOC wall, kept in this browser.
+const themeToggle = document.getElementById('theme-toggle');
+function applyTheme(theme) {
+  if (theme === 'dark') document.documentElement.dataset.theme = 'dark';
+  else delete document.documentElement.dataset.theme;
+  themeToggle.setAttribute('aria-pressed', theme === 'dark' ? 'true' : 'false');
+  themeToggle.textContent = theme === 'dark' ? 'Light mode' : 'Wall mode';
+}
+let storedTheme = null;
+try {
+  storedTheme = localStorage.getItem('bulwark.theme');
+} catch (e) {
+  // storage refused: the light default
+}
+applyTheme(storedTheme === 'dark' ? 'dark' : 'light');
+themeToggle.addEventListener('click', () => {
+  const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+  applyTheme(next);
+  try {
+    localStorage.setItem('bulwark.theme', next);
+  } catch (e) {
+    // not kept; applied for this page
+  }
+});

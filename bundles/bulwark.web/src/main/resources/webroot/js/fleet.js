@@ -53,6 +53,7 @@ export function mount(root) {
 
   // Findings first: what needs doing, then the account, then every GPU.
   replace(root,
+    h('h1', { class: 'visually-hidden' }, 'Fleet'),
     error, announcer,
     h('section', { class: 'panel capacity' }, h('h2', {}, 'Effective capacity'), summary, meter, stats),
     h('section', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h2', {}, 'Open findings'), findingsCount), findingsHost),

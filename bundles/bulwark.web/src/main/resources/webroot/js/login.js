@@ -16,6 +16,7 @@ export async function showLogin(root, done) {
   const user = h('input', { id: 'login-user', name: 'user', autocomplete: 'username', required: true });
   const password = h('input', { id: 'login-password', name: 'password', type: 'password', autocomplete: 'current-password', required: true });
   const form = h('form', { class: 'panel login', id: 'login-form' },
+    h('h1', { class: 'visually-hidden' }, 'Log in to Bulwark'),
     h('h2', {}, 'Notice and consent'),
     h('p', { class: 'banner-text', id: 'login-banner' }, banner),
     h('label', { class: 'consent' }, consent, ' I have read the notice and consent to its terms'),
@@ -50,7 +51,7 @@ export function showPasswordChange(root, done) {
   const current = h('input', { id: 'password-current', type: 'password', autocomplete: 'current-password', required: true });
   const next = h('input', { id: 'password-next', type: 'password', autocomplete: 'new-password', required: true });
   const form = h('form', { class: 'panel login', id: 'password-form' },
-    h('h2', {}, 'Change the initial password'),
+    h('h1', {}, 'Change the initial password'),
     h('p', { class: 'muted' }, 'At least 15 characters with upper- and lower-case letters, digits and other characters, not containing the user name.'),
     h('label', {}, 'Current password', current),
     h('label', {}, 'New password', next),
