@@ -1,17 +1,23 @@
-// Node page: facts about one node, its GPUs, charts of temperature, SM clock and power per GPU with findings
-// shaded, and the node's findings (open and resolved).
+// Node page: facts about one node, its GPUs, one chart per metric with every GPU on a shared axis (GPUs with a
+// problem highlighted, finding bands shaded, XID/ECC events marked, values of all GPUs at the pointer), and
+// the node's findings (open and resolved).
 
 import { getJson } from '/js/api.js';
-import { lineChart } from '/js/chart.js';
+import { gpuChart } from '/js/chart.js';
 import { debounce, h, replace } from '/js/dom.js';
 import { absolute, percent, relative } from '/js/format.js';
 import { findingsTable } from '/js/findings-table.js';
 
 const METRICS = [
-  { name: 'DCGM_FI_DEV_GPU_TEMP', label: 'Temperature', unit: '°C', digits: 0 },
+  { name: 'DCGM_FI_DEV_GPU_UTIL', label: 'Utilisation', unit: '%', digits: 0 },
+  { name: 'DCGM_FI_DEV_GPU_TEMP', label: 'GPU temperature', unit: '°C', digits: 0 },
+  { name: 'DCGM_FI_DEV_MEMORY_TEMP', label: 'Memory temperature', unit: '°C', digits: 0 },
   { name: 'DCGM_FI_DEV_SM_CLOCK', label: 'SM clock', unit: 'MHz', digits: 0 },
   { name: 'DCGM_FI_DEV_POWER_USAGE', label: 'Power', unit: 'W', digits: 0 },
+  { name: 'DCGM_FI_DEV_FB_USED', label: 'Framebuffer used', unit: 'MiB', digits: 0 },
 ];
+// Findings that are events at a moment rather than states over time: marked on every chart.
+const EVENT_KINDS = ['xid', 'ecc-dbe', 'ecc-sbe-rate', 'row-remap-failure', 'row-remap-pending', 'retired-pages-pending', 'pcie-replay', 'nvlink-errors'];
 const WINDOWS = [10, 60, 720, 1440, 10080];
 const NODE_COLUMNS = ['kind', 'gpu', 'severity', 'state', 'firstSeen', 'lastSeen', 'resolvedAt', 'summary', 'action'];
 
@@ -36,7 +42,7 @@ export function mount(root, params, navigate) {
     error,
     facts,
     h('section', { class: 'panel' }, h('h2', {}, 'GPUs'), gpuHost),
-    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), historyNote, chartHeader(), charts),
+    h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), historyNote, charts),
     h('section', { class: 'panel' }, h('h2', {}, 'Findings on this node'), findingsHost));
 
   function render(data) {
@@ -56,7 +62,7 @@ export function mount(root, params, navigate) {
       fact('Last scrape', node.lastScrape ? `${relative(node.lastScrape)} (${absolute(node.lastScrape)})` : 'never'),
       fact('First seen', absolute(node.firstSeen)));
     replace(gpuHost, gpuTable(data.gpus));
-    replace(charts, data.gpus.map((gpu) => gpuCharts(gpu, data)));
+    replace(charts, METRICS.map((m) => metricChart(m, data)));
     replace(findingsHost, findingsTable('node-findings', data.findings, NODE_COLUMNS, 'No findings recorded on this node.'));
   }
 
@@ -82,36 +88,31 @@ export function mount(root, params, navigate) {
   };
 }
 
-function chartHeader() {
-  return h('div', { class: 'chart-head' }, h('span', {}, 'GPU'), METRICS.map((m) => h('span', {}, `${m.label} (${m.unit})`)));
-}
-
-function gpuCharts(gpu, data) {
+function metricChart(metric, data) {
   const from = data.window.from;
   const to = data.window.to;
+  const flagged = new Set(data.gpus.filter((g) => g.health !== 'healthy').map((g) => g.index));
   const bands = data.findings
-    .filter((f) => f.gpu === gpu.index || f.gpu === -1)
+    .filter((f) => f.gpu === -1 || flagged.has(f.gpu))
     .map((f) => ({
       from: Date.parse(f.firstSeen),
       to: f.resolvedAt ? Date.parse(f.resolvedAt) : (f.state === 'open' ? to : Date.parse(f.lastSeen)),
       severity: f.severity,
       kind: f.kind,
-      title: `${f.kind} (${f.severity}, ${f.state}): ${f.summary}`,
+      title: `${f.kind} on GPU ${f.gpu} (${f.severity}, ${f.state}): ${f.summary}`,
     }));
-  return h('div', { class: 'gpu-chart-row', data: { gpu: gpu.index, health: gpu.health } },
-    h('div', { class: 'gpu-chart-label' },
-      h('span', { class: `gpu-cell health-${gpu.health}` }, String(gpu.index)),
-      h('span', { class: 'muted small' }, gpu.model || '')),
-    METRICS.map((m) => h('figure', { class: 'chart-box', data: { metric: m.name, gpu: gpu.index } },
-      lineChart({
-        points: (gpu.telemetry && gpu.telemetry[m.name]) || [],
-        from,
-        to,
-        unit: m.unit,
-        digits: m.digits,
-        label: `${m.label} of GPU ${gpu.index}`,
-        bands,
-      }))));
+  const markers = data.findings
+    .filter((f) => EVENT_KINDS.includes(f.kind))
+    .map((f) => ({ at: Date.parse(f.firstSeen), kind: f.kind, title: `${f.kind} on GPU ${f.gpu} at ${absolute(f.firstSeen)}: ${f.summary}` }));
+  const series = data.gpus.map((g) => ({
+    gpu: g.index,
+    flagged: flagged.has(g.index),
+    points: (g.telemetry && g.telemetry[metric.name]) || [],
+  }));
+  return h('section', { class: 'metric-chart', data: { metric: metric.name } },
+    h('h3', {}, `${metric.label} (${metric.unit})`,
+      flagged.size ? h('span', { class: 'muted small' }, ` · highlighted: GPU ${[...flagged].join(', ')}`) : ''),
+    gpuChart({ series, from, to, unit: metric.unit, digits: metric.digits, label: `${metric.label} of every GPU of ${data.node.id || 'this node'}`, bands, markers }));
 }
 
 function gpuTable(gpus) {

@@ -110,6 +110,23 @@ class FleetPageBrowserIT {
         // The node page of the faulty node shows its charts.
         browser.get(bulwark.baseUrl() + "/#/nodes/" + node);
         wait.until(d -> !d.findElements(By.cssSelector("svg")).isEmpty());
+        // One chart per metric with every GPU on it, the faulty GPU highlighted; pointing at a
+        // chart reads every GPU's value.
+        wait.until(d -> d.findElements(By.cssSelector(".metric-chart")).size() == 6);
+        wait.until(
+            d -> !d.findElements(By.cssSelector(".metric-chart polyline.line-flagged")).isEmpty());
+        org.openqa.selenium.WebElement temp =
+            browser.findElement(
+                By.cssSelector(".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP'] svg"));
+        new org.openqa.selenium.interactions.Actions(browser).moveToElement(temp).perform();
+        assertThat(
+                browser
+                    .findElement(
+                        By.cssSelector(
+                            ".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP'] .chart-readout"))
+                    .getText())
+            .contains("GPU 0:")
+            .contains("°C");
         Files.write(
             shot.resolveSibling("node-page.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));

@@ -37,7 +37,13 @@ import java.util.stream.Collectors;
 final class NodesResource {
   /** The series the node page charts, per GPU. */
   static final List<String> CHART_METRICS =
-      List.of(DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
+      List.of(
+          DcgmField.GPU_UTIL,
+          DcgmField.GPU_TEMP,
+          DcgmField.MEMORY_TEMP,
+          DcgmField.SM_CLOCK,
+          DcgmField.POWER_USAGE,
+          DcgmField.FB_USED);
 
   /** At most this many points per series; longer windows are averaged into buckets. */
   static final int MAX_POINTS = 600;

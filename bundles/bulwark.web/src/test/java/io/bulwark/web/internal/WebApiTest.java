@@ -84,7 +84,13 @@ class WebApiTest {
     assertThat(gpu2.getString("health")).isEqualTo("warning");
     JsonObject telemetry = gpu2.getJsonObject("telemetry");
     assertThat(telemetry.fieldNames())
-        .containsExactlyInAnyOrder(DcgmField.GPU_TEMP, DcgmField.SM_CLOCK, DcgmField.POWER_USAGE);
+        .containsExactlyInAnyOrder(
+            DcgmField.GPU_UTIL,
+            DcgmField.GPU_TEMP,
+            DcgmField.MEMORY_TEMP,
+            DcgmField.SM_CLOCK,
+            DcgmField.POWER_USAGE,
+            DcgmField.FB_USED);
     JsonArray temps = telemetry.getJsonArray(DcgmField.GPU_TEMP);
     assertThat(temps).hasSize(60);
     JsonArray first = temps.getJsonArray(0);
