@@ -2,6 +2,7 @@
 // degraded, unknown: GPUs whose nodes did not report) over the last 24 hours, and a stacked bar per day from the hourly ledger.
 
 import { h, s } from '/js/dom.js';
+import { lineChart } from '/js/chart.js';
 import { number } from '/js/format.js';
 
 export const CAUSES = ['failure', 'throttle', 'straggler', 'degraded', 'unknown'];
@@ -62,4 +63,16 @@ export function lossChart(days) {
       s('text', { x: 2, y: MARGIN.top + plotH, class: 'loss-axis' }, '0'),
       bars),
     h('figcaption', { class: 'muted' }, 'GPU-hours lost per day (UTC), by cause'));
+}
+
+/** The trend: effective capacity hour by hour over the last 7 days (as booked), from GET /api/v1/capacity. */
+export function trendChart(hours) {
+  if (!Array.isArray(hours) || hours.length === 0) return h('span');
+  const points = hours.filter((p) => Number.isFinite(p.effective))
+    .map((p) => [Date.parse(p.start) + 3600_000, p.effective * 100]);
+  const from = Math.min(...points.map((p) => p[0])) - 3600_000;
+  const to = Math.max(...points.map((p) => p[0]));
+  return h('figure', { class: 'trend-chart', id: 'capacity-trend-chart' },
+    lineChart({ points, from, to, unit: '%', digits: 0, label: 'Effective capacity per hour' }),
+    h('figcaption', { class: 'muted' }, `Effective capacity, hour by hour (${points.length} h booked; the appliance books while it runs)`));
 }

@@ -6,7 +6,7 @@ import { getJson } from '/js/api.js';
 import { debounce, h, replace } from '/js/dom.js';
 import { bySeverityThenAge, percent, relative } from '/js/format.js';
 import { findingsTable } from '/js/findings-table.js';
-import { lossChart, lossSummary } from '/js/capacity.js';
+import { lossChart, lossSummary, trendChart } from '/js/capacity.js';
 import { describeCell, heatmap } from '/js/heatmap.js';
 
 const OPEN_COLUMNS = ['kind', 'node', 'gpu', 'severity', 'since', 'summary', 'action'];
@@ -78,7 +78,7 @@ export function mount(root) {
       stat('Effective', percent(capacity.effectiveCapacity)),
       stat('As of', relative(capacity.at)));
     if (capacity.lastDay) ledger = capacity;
-    if (ledger) replace(loss, lossSummary(ledger), lossChart(ledger.days));
+    if (ledger) replace(loss, lossSummary(ledger), lossChart(ledger.days), trendChart(ledger.hours));
   }
 
   /** The nodes the controls select, sorted, and the label values they are grouped by. */

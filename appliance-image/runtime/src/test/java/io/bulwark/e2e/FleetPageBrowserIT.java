@@ -104,6 +104,8 @@ class FleetPageBrowserIT {
             .matches("\\d+(\\.\\d)? GPU-hours lost per day");
         assertThat(browser.findElement(By.id("money-lost-per-day")).getText()).contains("$");
         assertThat(browser.findElements(By.cssSelector("#capacity-loss-chart rect"))).isNotEmpty();
+        // The trend of effective capacity, hour by hour, from the hour being booked on.
+        wait.until(d -> !d.findElements(By.cssSelector("#capacity-trend-chart svg")).isEmpty());
         Path shot = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"), "fleet-page.png");
         Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 

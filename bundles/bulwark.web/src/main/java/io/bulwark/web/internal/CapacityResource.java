@@ -74,6 +74,7 @@ final class CapacityResource {
             report, notAnswering(targets), CoverageResource.gpusPartlyCovered(health.coverage()));
     body.put("lastDay", lastDay(hours, now.minus(Duration.ofDays(1))));
     body.put("days", perDay(hours, today, days));
+    body.put("hours", hourly(hours, now.minus(Duration.ofDays(7))));
     if (price.shown()) {
       body.put(
           "gpuHourPrice",
@@ -98,6 +99,29 @@ final class CapacityResource {
     }
     rate.put("total", ApiJson.finite(sum.lostTotal() * scale));
     return json.put("gpuHoursLostPerDay", rate);
+  }
+
+  /**
+   * The trend: per booked hour of the last 7 days (of the days asked for), its start, the effective
+   * capacity (GPU-hours delivered over installed) and the GPU-hours lost.
+   */
+  static JsonArray hourly(List<CapacityInterval> hours, Instant since) {
+    JsonArray out = new JsonArray();
+    for (CapacityInterval h : hours) {
+      if (h.start().isBefore(since) || h.gpuHoursInstalled() <= 0) {
+        continue;
+      }
+      double lost = 0;
+      for (double v : h.gpuHoursLost().values()) {
+        lost += v;
+      }
+      out.add(
+          new JsonObject()
+              .put("start", h.start().toString())
+              .put("effective", ApiJson.finite(h.gpuHoursDelivered() / h.gpuHoursInstalled()))
+              .put("gpuHoursLost", ApiJson.finite(lost)));
+    }
+    return out;
   }
 
   private JsonArray perDay(List<CapacityInterval> hours, LocalDate today, int days) {

@@ -52,4 +52,29 @@ class CapacityHeadlineTest {
         .isEqualTo("0 of 0 GPUs serving at 0% = 0% effective; 1 target not answering");
     assertThat(ApiJson.headline(empty, 0)).isEqualTo(empty.summary());
   }
+
+  @org.junit.jupiter.api.Test
+  void theTrendHasEachBookedHourWithItsEffectiveCapacity() {
+    java.time.Instant h0 = java.time.Instant.parse("2026-12-01T10:00:00Z");
+    java.util.List<io.bulwark.api.health.CapacityInterval> hours =
+        java.util.List.of(
+            new io.bulwark.api.health.CapacityInterval(
+                h0.minus(java.time.Duration.ofDays(8)), h0, 3_600_000, 8, 8, java.util.Map.of()),
+            new io.bulwark.api.health.CapacityInterval(
+                h0,
+                h0.plusSeconds(3600),
+                3_600_000,
+                8,
+                6,
+                java.util.Map.of(io.bulwark.api.health.LossCause.FAILURE, 2.0)),
+            new io.bulwark.api.health.CapacityInterval(
+                h0.plusSeconds(3600), h0.plusSeconds(7200), 0, 0, 0, java.util.Map.of()));
+    io.vertx.core.json.JsonArray trend =
+        CapacityResource.hourly(hours, h0.minus(java.time.Duration.ofDays(7)));
+    org.assertj.core.api.Assertions.assertThat(trend.size()).isEqualTo(1);
+    org.assertj.core.api.Assertions.assertThat(trend.getJsonObject(0).getDouble("effective"))
+        .isEqualTo(0.75);
+    org.assertj.core.api.Assertions.assertThat(trend.getJsonObject(0).getDouble("gpuHoursLost"))
+        .isEqualTo(2.0);
+  }
 }
