@@ -109,8 +109,9 @@ final class RunningAppliance implements AutoCloseable {
       }
       try {
         int status = rawGet("/api/v1/health").statusCode();
-        if (status == 200 || status == 401) {
-          login();
+        // The admin plane listens before every service is bound: a login answered 503 ("the store
+        // is not running … retry in a few seconds") is retried, as a client would.
+        if ((status == 200 || status == 401) && tryLogin()) {
           return (System.nanoTime() - startedNanos) / 1e9;
         }
       } catch (IOException notYet) {
@@ -123,6 +124,13 @@ final class RunningAppliance implements AutoCloseable {
 
   /** Logs in as the initial admin; later calls carry the session cookie and CSRF token. */
   void login() throws IOException, InterruptedException {
+    if (!tryLogin()) {
+      throw new AssertionError("login as admin failed: the appliance answered 503");
+    }
+  }
+
+  /** Logs in as the initial admin; false if the appliance answered 503 (not ready yet). */
+  private boolean tryLogin() throws IOException, InterruptedException {
     String body =
         new io.vertx.core.json.JsonObject()
             .put("user", "admin")
@@ -136,12 +144,16 @@ final class RunningAppliance implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() == 503) {
+      return false;
+    }
     if (r.statusCode() != 201) {
       throw new AssertionError("login as admin failed: " + r.statusCode() + " " + r.body());
     }
     String cookie = r.headers().firstValue("set-cookie").orElseThrow();
     sessionCookie = cookie.substring(0, cookie.indexOf(';'));
     csrfToken = new io.vertx.core.json.JsonObject(r.body()).getString("csrfToken");
+    return true;
   }
 
   private HttpResponse<String> rawGet(String path) throws IOException, InterruptedException {
