@@ -19,9 +19,6 @@ record Route(
     Map<String, Set<String>> labels,
     boolean sendResolved) {
 
-  /** Everything from warnings up, resolutions included. */
-  static final Route DEFAULT = new Route(Severity.WARNING, Set.of(), Map.of(), true);
-
   Route {
     Objects.requireNonNull(minSeverity, "minSeverity");
     kinds = Set.copyOf(kinds);
