@@ -30,6 +30,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -583,7 +584,10 @@ public final class Notifier implements FindingListener, SubsystemCheck {
     // The stored open findings: what the listeners were told (the health engine stores a change
     // before it tells them). Not the engine itself: it calls this component, a static reference
     // back would be a cycle.
-    List<Finding> open = findings.find(FindingQuery.open().withLimit(100_000));
+    List<Finding> open = new ArrayList<>(findings.find(FindingQuery.open().withLimit(100_000)));
+    // In the order they changed, as the engine told them: when a channel's bound trims, the
+    // oldest news goes, not whichever a hash order put first.
+    open.sort(Comparator.comparing(Finding::lastSeen).thenComparing(Finding::id));
     Map<String, Finding> openById = new HashMap<>();
     open.forEach(f -> openById.put(f.id(), f));
     List<Finding> toProcess = new ArrayList<>(open);

@@ -172,8 +172,10 @@ class NotifierTest {
       try {
         n.bindType(recorder);
         n.save(channel("ops", Severity.WARNING), null);
+        // One a second, as the engine would see them: a reconciliation running while they arrive
+        // queues the ones it finds in that order too.
         for (int i = 0; i < 150; i++) {
-          tell(n, finding("f" + i, Severity.WARNING));
+          tell(n, seenAt(finding("f" + i, Severity.WARNING), i));
         }
         await(() -> n.views().get(0).dropped() == 50);
         assertEquals(100, n.views().get(0).waiting());
@@ -189,6 +191,38 @@ class NotifierTest {
         for (int i = 100; i < 150; i++) {
           assertTrue(ids.contains("f" + i), "f" + i + " was dropped");
         }
+      } finally {
+        n.deactivate();
+      }
+    }
+  }
+
+  @Test
+  void aReconciliationQueuesWhatItFindsInTheOrderItChangedSoTheBoundTrimsTheOldest()
+      throws Exception {
+    recorder.failing = true;
+    // Open findings the channel never heard of (stored while the appliance was down): the next
+    // reconciliation queues them. The repository hands them out in hash order.
+    for (int i = 0; i < 150; i++) {
+      Finding f = seenAt(finding("r" + i, Severity.WARNING), i);
+      findings.open.put(f.id(), f);
+      findings.stored.put(f.id(), f);
+    }
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      Notifier n = notifier(store, 100);
+      try {
+        n.bindType(recorder);
+        n.save(channel("ops", Severity.WARNING), null);
+        await(() -> n.views().get(0).dropped() == 50);
+        recorder.failing = false;
+        await(() -> recorder.delivered.size() >= 100);
+        Thread.sleep(200);
+        List<String> ids = recorder.delivered.stream().map(d -> d.finding().id()).toList();
+        List<String> expected = new ArrayList<>();
+        for (int i = 50; i < 150; i++) {
+          expected.add("r" + i);
+        }
+        assertEquals(expected, ids);
       } finally {
         n.deactivate();
       }
@@ -381,6 +415,26 @@ class NotifierTest {
         0.0,
         1,
         "");
+  }
+
+  private static Finding seenAt(Finding f, long secondsLater) {
+    Instant at = f.firstSeen().plusSeconds(secondsLater);
+    return new Finding(
+        f.id(),
+        f.kind(),
+        f.node(),
+        f.gpu(),
+        f.severity(),
+        f.state(),
+        at,
+        at,
+        f.resolvedAt(),
+        f.summary(),
+        f.evidence(),
+        f.recommendedAction(),
+        f.performanceFactor(),
+        f.occurrences(),
+        f.gpuUuid());
   }
 
   private static Finding refreshed(Finding f, long occurrences) {
