@@ -2,7 +2,9 @@ package io.bulwark.api.telemetry;
 
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -49,4 +51,30 @@ public interface TelemetryQuery {
    * @since 1.4
    */
   List<MinuteRollup> rollup(SeriesId series, long fromMillis);
+
+  /**
+   * Returns the history of the series of {@code node} whose metric is in {@code metrics}, from
+   * {@code fromMillis} on, oldest first per series: the ten-minute roll-ups of the hours telemetry
+   * has archived (kept for its retention in days), then the one-minute roll-ups it keeps in memory
+   * from where those end. Series with no roll-up in the range are left out. This may read files;
+   * call it off event loops. The default returns the minutes kept in memory only.
+   *
+   * @since 2.1
+   */
+  default Map<SeriesId, List<Rollup>> history(NodeId node, Set<String> metrics, long fromMillis) {
+    Map<SeriesId, List<Rollup>> history = new HashMap<>();
+    List<Integer> gpus = new java.util.ArrayList<>();
+    gpus.add(-1);
+    reportedGpus(node).forEach(g -> gpus.add(g.index()));
+    for (String metric : metrics) {
+      for (int gpu : gpus) {
+        SeriesId series = SeriesId.of(node, gpu, metric);
+        List<Rollup> minutes = rollup(series, fromMillis).stream().map(Rollup::of).toList();
+        if (!minutes.isEmpty()) {
+          history.put(series, minutes);
+        }
+      }
+    }
+    return history;
+  }
 }

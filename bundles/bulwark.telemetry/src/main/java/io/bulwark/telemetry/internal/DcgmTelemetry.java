@@ -6,6 +6,7 @@ import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemStatus;
 import io.bulwark.api.telemetry.IngestReceipt;
 import io.bulwark.api.telemetry.MinuteRollup;
+import io.bulwark.api.telemetry.Rollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.ScrapeTarget;
@@ -20,6 +21,7 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -239,6 +241,15 @@ public final class DcgmTelemetry
   @Override
   public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
     return store.rollup(series, fromMillis);
+  }
+
+  @Override
+  public Map<SeriesId, List<Rollup>> history(NodeId node, Set<String> metrics, long fromMillis) {
+    Map<SeriesId, List<Rollup>> history = new HashMap<>();
+    long minutesFrom =
+        archive == null ? fromMillis : archive.history(node, metrics, fromMillis, history);
+    store.history(node, metrics, minutesFrom, history);
+    return history;
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.bulwark.telemetry.internal;
 
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.telemetry.Rollup;
+import io.bulwark.api.telemetry.SeriesId;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -9,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +31,7 @@ import java.util.stream.Stream;
 final class RollupArchive implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(RollupArchive.class.getName());
   private static final long TURN_MILLIS = 5_000;
+  private static final long SUMMARY_BUDGET_MILLIS = 1_000;
   private static final long NONE = Long.MIN_VALUE;
 
   private final SeriesStore store;
@@ -33,6 +39,7 @@ final class RollupArchive implements AutoCloseable {
   private final long graceMillis;
   private final LongSupplier clock;
   private final RollupSeriesTable table = new RollupSeriesTable();
+  private final HistorySummaries history;
   private final ByteBuffer block =
       ByteBuffer.allocate(
           RollupFormat.MINUTES_HEAD_BYTES
@@ -53,6 +60,7 @@ final class RollupArchive implements AutoCloseable {
     this.graceMillis = graceMillis;
     this.clock = clock;
     this.nextMinute = MinuteRollups.minuteOf(clock.getAsLong());
+    this.history = new HistorySummaries(options.folder(), options.retentionDays());
   }
 
   /**
@@ -81,7 +89,48 @@ final class RollupArchive implements AutoCloseable {
     writerThread.execute(this::reload);
     writerThread.execute(this::deleteExpired);
     writerThread.scheduleWithFixedDelay(
-        () -> write(false), TURN_MILLIS, TURN_MILLIS, TimeUnit.MILLISECONDS);
+        () -> {
+          write(false);
+          summariseForAWhile();
+        },
+        TURN_MILLIS,
+        TURN_MILLIS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Builds the history file of one hour whose minutes are all written and that has none yet (see
+   * {@link HistorySummaries}); returns the hour built, or -1. Called by tests.
+   */
+  synchronized long summarise() {
+    try {
+      return history.buildNext(Math.floorDiv(nextMinute, 60), clock.getAsLong());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not build the history of an archived hour: {0}", e.toString());
+      return -1;
+    }
+  }
+
+  /**
+   * Builds history files for hours that lack one, oldest first, for up to {@link
+   * #SUMMARY_BUDGET_MILLIS} of this turn: a catch-up after days of roll-ups without history files
+   * takes a minute, not hours, and one turn never holds the writer long.
+   */
+  private void summariseForAWhile() {
+    long deadline = System.nanoTime() + SUMMARY_BUDGET_MILLIS * 1_000_000;
+    while (summarise() >= 0 && System.nanoTime() < deadline) {
+      // next hour
+    }
+  }
+
+  /**
+   * Adds to {@code into} the ten-minute history of {@code node} from {@code fromMillis} on, for the
+   * metrics named; returns where it ends (epoch ms), so that the minutes in memory take over there.
+   * Reads files; safe on any thread but not on an event loop.
+   */
+  long history(
+      NodeId node, Set<String> metrics, long fromMillis, Map<SeriesId, List<Rollup>> into) {
+    return history.read(node, metrics, fromMillis, into);
   }
 
   /**
@@ -195,6 +244,7 @@ final class RollupArchive implements AutoCloseable {
         LOG.log(Level.WARNING, "Could not delete the expired roll-up file {0}: {1}", path, e);
       }
     }
+    deleted += history.deleteBefore(nowHour - 24L * options.retentionDays());
     if (deleted > 0) {
       LOG.log(
           Level.INFO,

@@ -3,10 +3,12 @@ package io.bulwark.telemetry.internal;
 import io.bulwark.api.fleet.Gpu;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.MinuteRollup;
+import io.bulwark.api.telemetry.Rollup;
 import io.bulwark.api.telemetry.Sample;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -120,6 +122,29 @@ final class SeriesStore implements TelemetryQuery {
   public List<MinuteRollup> rollup(SeriesId series, long fromMillis) {
     SeriesRing ring = ring(series);
     return ring == null ? List.of() : ring.rollup(fromMillis);
+  }
+
+  /**
+   * Adds to {@code into} the one-minute roll-ups kept in memory of the series of {@code node} whose
+   * metric is in {@code metrics}, from {@code fromMillis} on, after any already there.
+   */
+  void history(
+      NodeId node, Set<String> metrics, long fromMillis, Map<SeriesId, List<Rollup>> into) {
+    NodeSeries series = nodes.get(node);
+    if (series == null) {
+      return;
+    }
+    series.forEachSeries(
+        (id, gpu, metric, ring) -> {
+          if (metrics.contains(metric)) {
+            List<MinuteRollup> minutes = ring.rollup(fromMillis);
+            if (!minutes.isEmpty()) {
+              List<Rollup> list =
+                  into.computeIfAbsent(SeriesId.of(id, gpu, metric), k -> new ArrayList<>());
+              minutes.forEach(m -> list.add(Rollup.of(m)));
+            }
+          }
+        });
   }
 
   /** Returns the record of {@code node}, or null if telemetry has never heard of it. */
