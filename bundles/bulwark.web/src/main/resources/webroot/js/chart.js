@@ -164,7 +164,7 @@ export function gpuChart({ series, from, to, unit, digits = 0, label, bands = []
         for (const p of sr.points) if (best === null || Math.abs(p[0] - t) < Math.abs(best[0] - t)) best = p;
         return best ? `GPU ${sr.gpu}${sr.flagged ? ' ⚑' : ''}: ${number(best[1], digits)}` : `GPU ${sr.gpu}: –`;
       });
-      readout.textContent = `${clock(t)} · ${values.join(' · ')} ${unit}`;
+      readout.textContent = `${clock(t, span)} · ${values.join(' · ')} ${unit}`;
     };
     root.addEventListener('mousemove', (e) => {
       const box = root.getBoundingClientRect();
@@ -179,8 +179,13 @@ export function gpuChart({ series, from, to, unit, digits = 0, label, bands = []
       show(times[at]);
     });
   }
-  root.append(s('text', { class: 'tick', x: MARGIN.left, y: height - 4 }, clock(from)));
-  root.append(s('text', { class: 'tick', x: MARGIN.left + plotW, y: height - 4, 'text-anchor': 'end' }, clock(to)));
+  root.append(s('text', { class: 'tick', x: MARGIN.left, y: height - 4 }, clock(from, span)));
+  for (const q of [0.25, 0.5, 0.75]) {
+    const t = from + q * span;
+    root.append(s('line', { class: 'grid', x1: x(t), x2: x(t), y1: MARGIN.top, y2: MARGIN.top + plotH }));
+    root.append(s('text', { class: 'tick', x: x(t), y: height - 4, 'text-anchor': 'middle' }, clock(t, span)));
+  }
+  root.append(s('text', { class: 'tick', x: MARGIN.left + plotW, y: height - 4, 'text-anchor': 'end' }, clock(to, span)));
   const figure = document.createElement('figure');
   figure.className = 'chart-box chart-box-wide';
   figure.append(root, readout);

@@ -10,10 +10,11 @@ export function absolute(iso) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** "18:01" for chart axes. */
-export function clock(ms) {
+/** "18:01" for chart axes; "11-29 18:01" on an axis that spans more than 20 hours. */
+export function clock(ms, span = 0) {
   const d = new Date(ms);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return span > 20 * 3600000 ? `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}` : time;
 }
 
 /** "12 min ago", "3 h ago"; for a time ahead "in 5 min"; "–" when absent. */

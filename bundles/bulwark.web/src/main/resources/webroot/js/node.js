@@ -48,12 +48,7 @@ export function mount(root, params, navigate) {
   function render(data) {
     const node = data.node;
     const w = data.window;
-    historyNote.textContent = w.minutes > 10
-      ? (w.dataFrom && w.dataFrom > w.from + 120000
-        ? `Minute averages from ${absolute(w.dataFrom)}: the appliance keeps the minutes of the last `
-          + `${Math.round((w.to - w.dataFrom) / 3600000 * 10) / 10} h here (rollupHours of io.bulwark.telemetry sets how many).`
-        : 'Minute averages before the last 10 minutes, then every sample.')
-      : '';
+    historyNote.textContent = w.minutes > 10 ? historyText(w) : '';
     replace(facts,
       fact('GPUs installed', node.gpusInstalled),
       fact('GPUs reporting', node.gpusReporting),
@@ -64,6 +59,20 @@ export function mount(root, params, navigate) {
     replace(gpuHost, gpuTable(data.gpus));
     replace(charts, METRICS.map((m) => metricChart(m, data)));
     replace(findingsHost, findingsTable('node-findings', data.findings, NODE_COLUMNS, 'No findings recorded on this node.'));
+  }
+
+  function historyText(w) {
+    const parts = [];
+    if (w.dataFrom && w.dataFrom > w.from + 120000) {
+      parts.push(`Telemetry from ${absolute(w.dataFrom)} on: the appliance holds nothing older for this node`
+        + ' (rollupRetentionDays of io.bulwark.telemetry sets how long it keeps history).');
+    } else if (!w.dataFrom) {
+      parts.push('No telemetry in this window.');
+    }
+    parts.push(w.tenMinutesTo
+      ? `Ten-minute averages until ${absolute(w.tenMinutesTo)}, minute averages after, every sample for the last 10 minutes.`
+      : 'Minute averages before the last 10 minutes, then every sample.');
+    return parts.join(' ');
   }
 
   async function refresh() {

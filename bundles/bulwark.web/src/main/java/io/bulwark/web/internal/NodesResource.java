@@ -9,7 +9,7 @@ import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.DcgmField;
-import io.bulwark.api.telemetry.MinuteRollup;
+import io.bulwark.api.telemetry.Rollup;
 import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.SeriesId;
 import io.bulwark.api.telemetry.TargetStatus;
@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -51,6 +52,7 @@ final class NodesResource {
   private static final int OPEN_FINDINGS_LIMIT = 100_000;
   private static final int NODE_FINDINGS_LIMIT = 500;
   private static final int MAX_MINUTES = 7 * 24 * 60;
+  private static final int RAW_MINUTES = 10;
 
   private final HealthService health;
   private final FleetRepository fleet;
@@ -107,6 +109,16 @@ final class NodesResource {
     Map<Integer, Gpu> reported = reportedByIndex(id);
     List<JsonObject> gpus = gpus(node, open, capacityByGpu());
     long historyFrom = Long.MAX_VALUE;
+    Map<SeriesId, List<Rollup>> history =
+        minutes > RAW_MINUTES ? telemetry.history(id, Set.copyOf(CHART_METRICS), from) : Map.of();
+    long tenMinutesTo = 0;
+    for (List<Rollup> spans : history.values()) {
+      for (Rollup r : spans) {
+        if (r.spanMillis() > 60_000) {
+          tenMinutesTo = Math.max(tenMinutesTo, r.endMillis());
+        }
+      }
+    }
     for (JsonObject gpu : gpus) {
       int index = gpu.getInteger("index");
       Gpu known = node.gpu(index).orElseGet(() -> reported.get(index));
@@ -117,9 +129,16 @@ final class NodesResource {
         JsonArray points =
             raw.size() > 0 && raw.timestamp(0) <= from + 60_000
                 ? points(raw)
-                : withHistory(telemetry.rollup(series, from), raw);
+                : withHistory(history.getOrDefault(series, List.of()), raw, from, to);
         if (!points.isEmpty()) {
-          historyFrom = Math.min(historyFrom, points.getJsonArray(0).getLong(0));
+          // Where the data starts: the start of the oldest span drawn, not the end where its
+          // point sits.
+          List<Rollup> spans = history.getOrDefault(series, List.of());
+          long start = points.getJsonArray(0).getLong(0);
+          if (!spans.isEmpty() && spans.get(0).startMillis() >= from) {
+            start = Math.min(start, spans.get(0).startMillis());
+          }
+          historyFrom = Math.min(historyFrom, start);
         }
         charts.put(metric, points);
       }
@@ -138,6 +157,7 @@ final class NodesResource {
                     .put("from", from)
                     .put("to", to)
                     .put("dataFrom", historyFrom == Long.MAX_VALUE ? null : historyFrom)
+                    .put("tenMinutesTo", tenMinutesTo == 0 ? null : tenMinutesTo)
                     .put("metrics", new JsonArray(CHART_METRICS)))
             .put("gpus", new JsonArray(gpus))
             .put("findings", findings));
@@ -223,42 +243,45 @@ final class NodesResource {
   }
 
   /**
-   * Returns the minute roll-ups before the raw samples, then the raw samples, as [[epochMillis,
-   * value], …] averaged into at most {@link #MAX_POINTS} buckets: a window longer than the raw ring
-   * (10 minutes at 1 s) reads the minutes telemetry keeps (memory, restored from its roll-up files
-   * after a restart).
+   * Returns the roll-ups before the raw samples, then the raw samples, as [[epochMillis, value], …]
+   * averaged (weighted by samples) into at most {@link #MAX_POINTS} buckets of equal time between
+   * {@code from} and {@code to}, each point at the end of the last span it holds: a window longer
+   * than the raw ring (10 minutes at 1 s) reads telemetry's history (ten-minute roll-ups of the
+   * archived hours, then the minutes in memory).
    */
-  static JsonArray withHistory(List<MinuteRollup> minutes, SampleWindow raw) {
+  static JsonArray withHistory(List<Rollup> history, SampleWindow raw, long from, long to) {
     long rawStart = raw.size() > 0 ? raw.timestamp(0) : Long.MAX_VALUE;
-    List<long[]> times = new java.util.ArrayList<>();
-    List<double[]> values = new java.util.ArrayList<>();
-    for (MinuteRollup m : minutes) {
-      if (m.count() > 0 && m.minuteMillis() + 60_000 <= rawStart && Double.isFinite(m.avg())) {
-        times.add(new long[] {m.minuteMillis() + 60_000});
-        values.add(new double[] {m.avg(), m.count()});
+    long width = Math.max(1, (to - from + MAX_POINTS - 1) / MAX_POINTS);
+    TreeMap<Long, double[]> buckets = new TreeMap<>();
+    for (Rollup r : history) {
+      if (r.endMillis() <= rawStart && Double.isFinite(r.avg())) {
+        add(buckets, from, width, r.endMillis(), r.avg(), r.count());
       }
     }
     for (int i = 0; i < raw.size(); i++) {
       double v = raw.value(i);
       if (Double.isFinite(v)) {
-        times.add(new long[] {raw.timestamp(i)});
-        values.add(new double[] {v, 1});
+        add(buckets, from, width, raw.timestamp(i), v, 1);
       }
     }
     JsonArray points = new JsonArray();
-    int size = times.size();
-    int stride = Math.max(1, (size + MAX_POINTS - 1) / MAX_POINTS);
-    for (int start = 0; start < size; start += stride) {
-      int end = Math.min(size, start + stride);
-      double sum = 0;
-      double weight = 0;
-      for (int i = start; i < end; i++) {
-        sum += values.get(i)[0] * values.get(i)[1];
-        weight += values.get(i)[1];
-      }
-      points.add(new JsonArray().add(times.get(end - 1)[0]).add(sum / weight));
-    }
+    buckets.values().forEach(b -> points.add(new JsonArray().add((long) b[2]).add(b[0] / b[1])));
     return points;
+  }
+
+  private static void add(
+      TreeMap<Long, double[]> buckets,
+      long from,
+      long width,
+      long at,
+      double value,
+      double weight) {
+    // A point at the end of a span belongs to the bucket the span ends in.
+    long key = Math.max(0, Math.min(MAX_POINTS - 1, Math.floorDiv(at - from - 1, width)));
+    double[] b = buckets.computeIfAbsent(key, k -> new double[3]);
+    b[0] += value * weight;
+    b[1] += weight;
+    b[2] = Math.max(b[2], at);
   }
 
   /**
