@@ -4,7 +4,7 @@
  * by unit tests only; this bundle is a test-scope dependency and never ships in the appliance.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package io.bulwark.testing;
 
 import org.osgi.annotation.bundle.Export;

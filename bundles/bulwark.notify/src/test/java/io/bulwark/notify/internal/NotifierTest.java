@@ -12,7 +12,6 @@ import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.health.FindingState;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.health.Severity;
-import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.system.SubsystemState;
 import io.bulwark.notify.api.ChannelConfig;
 import io.bulwark.notify.api.ChannelSender;
@@ -371,7 +370,7 @@ class NotifierTest {
   private Notifier notifier(MapDbRecordStore store, int maxWaiting) {
     return new Notifier(
         store,
-        new Secrets(),
+        new io.bulwark.testing.InMemorySecrets(),
         findings,
         TypedConfig.of(
             NotifyConfig.class,
@@ -570,30 +569,6 @@ class NotifierTest {
     @Override
     public List<Finding> find(FindingQuery query) {
       return stored.values().stream().filter(query::matches).toList();
-    }
-  }
-
-  static final class Secrets implements SecretStore {
-    private final Map<String, byte[]> values = new ConcurrentHashMap<>();
-
-    @Override
-    public void put(String name, byte[] value) {
-      values.put(name, value.clone());
-    }
-
-    @Override
-    public Optional<byte[]> get(String name) {
-      return Optional.ofNullable(values.get(name)).map(byte[]::clone);
-    }
-
-    @Override
-    public void remove(String name) {
-      values.remove(name);
-    }
-
-    @Override
-    public boolean sealedToTpm() {
-      return false;
     }
   }
 }
