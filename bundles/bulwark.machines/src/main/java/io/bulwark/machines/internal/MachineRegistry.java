@@ -1,0 +1,499 @@
+package io.bulwark.machines.internal;
+
+import io.bulwark.api.machine.BmcEndpoint;
+import io.bulwark.api.machine.Machine;
+import io.bulwark.api.machine.MachineEvent;
+import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineOperation;
+import io.bulwark.api.machine.MachineRefusedException;
+import io.bulwark.api.machine.MachineService;
+import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.machine.NewMachine;
+import io.bulwark.api.machine.PowerState;
+import io.bulwark.api.security.SecretStore;
+import io.bulwark.api.store.RecordStore;
+import io.bulwark.api.store.StoreReader;
+import io.bulwark.api.store.WritePriority;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.CharBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The machines and their life cycle, in the store: every operation is checked against {@link
+ * Transitions}, then the machine's new state and its history entry are stored in one write, and
+ * only then is anything acted on. A machine in a transient state past its deadline moves to the
+ * matching Failed state (checked every {@link #SWEEP_SECONDS} s); after a restart, a machine found
+ * in a transient state is failed at once with the reason, so nothing waits for work that is no
+ * longer running. Operations are serialized: two operators clicking at once get one success and one
+ * 409.
+ */
+@Component(
+    service = {MachineService.class, MachineRegistry.class},
+    configurationPid = "io.bulwark.machines",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = MachinesConfig.class)
+public final class MachineRegistry implements MachineService {
+  static final int SWEEP_SECONDS = 10;
+  static final String BULWARK = "bulwark";
+  private static final System.Logger LOG = System.getLogger(MachineRegistry.class.getName());
+
+  /** The states whose machine still needs the state it will return to. */
+  private static final Set<MachineState> KEEP_RETURN =
+      EnumSet.of(
+          MachineState.COMMISSIONING,
+          MachineState.TESTING,
+          MachineState.ENTERING_RESCUE_MODE,
+          MachineState.RESCUE_MODE,
+          MachineState.EXITING_RESCUE_MODE,
+          MachineState.FAILED_ENTERING_RESCUE_MODE,
+          MachineState.FAILED_EXITING_RESCUE_MODE,
+          MachineState.QUARANTINED,
+          MachineState.REMEDIATING);
+
+  private final RecordStore store;
+  private final SecretStore secrets;
+  private final Clock clock;
+  private final Map<MachineState, Duration> timeouts;
+  private ScheduledExecutorService sweeper;
+
+  @Activate
+  public MachineRegistry(
+      @Reference RecordStore store, @Reference SecretStore secrets, MachinesConfig config) {
+    this(store, secrets, timeouts(config), Clock.systemUTC());
+    failInterrupted();
+    sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "bulwark-machines-timeouts");
+              t.setDaemon(true);
+              return t;
+            });
+    sweeper.scheduleWithFixedDelay(
+        this::sweepQuietly, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+  }
+
+  MachineRegistry(
+      RecordStore store, SecretStore secrets, Map<MachineState, Duration> timeouts, Clock clock) {
+    this.store = store;
+    this.secrets = secrets;
+    this.timeouts = new EnumMap<>(timeouts);
+    this.clock = clock;
+  }
+
+  static Map<MachineState, Duration> timeouts(MachinesConfig c) {
+    Map<MachineState, Duration> t = new EnumMap<>(MachineState.class);
+    t.put(MachineState.COMMISSIONING, minutes(c.commissioningMinutes(), "commissioningMinutes"));
+    t.put(MachineState.DEPLOYING, minutes(c.deployingMinutes(), "deployingMinutes"));
+    t.put(MachineState.RELEASING, minutes(c.releasingMinutes(), "releasingMinutes"));
+    t.put(MachineState.DISK_ERASING, minutes(c.diskErasingMinutes(), "diskErasingMinutes"));
+    t.put(MachineState.ENTERING_RESCUE_MODE, minutes(c.rescueMinutes(), "rescueMinutes"));
+    t.put(MachineState.EXITING_RESCUE_MODE, minutes(c.rescueMinutes(), "rescueMinutes"));
+    t.put(MachineState.TESTING, minutes(c.testingMinutes(), "testingMinutes"));
+    t.put(MachineState.REMEDIATING, minutes(c.remediatingMinutes(), "remediatingMinutes"));
+    return t;
+  }
+
+  private static Duration minutes(int value, String name) {
+    if (value < 1 || value > 7 * 24 * 60) {
+      throw new IllegalArgumentException(
+          name + " of io.bulwark.machines must be between 1 and 10080 minutes, got " + value);
+    }
+    return Duration.ofMinutes(value);
+  }
+
+  @Deactivate
+  void deactivate() {
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
+  }
+
+  // ---- reading ----
+
+  @Override
+  public List<Machine> machines() {
+    List<Machine> all =
+        store.read(
+            r ->
+                r.map(MachineFormats.MACHINES).entries().stream()
+                    .map(Map.Entry::getValue)
+                    .toList());
+    return all.stream().sorted(Comparator.comparing(Machine::id)).toList();
+  }
+
+  @Override
+  public Optional<Machine> machine(MachineId id) {
+    return Optional.ofNullable(store.read(r -> r.map(MachineFormats.MACHINES).get(id.value())));
+  }
+
+  @Override
+  public List<MachineEvent> history(MachineId id, int limit) {
+    List<MachineEvent> events = store.read(r -> r.map(MachineFormats.HISTORY).get(id.value()));
+    if (events == null) {
+      return List.of();
+    }
+    return events.subList(Math.max(0, events.size() - Math.max(0, limit)), events.size());
+  }
+
+  @Override
+  public Set<MachineOperation> allowed(MachineId id) {
+    return machine(id).map(this::allowedNow).orElse(Set.of());
+  }
+
+  private Set<MachineOperation> allowedNow(Machine m) {
+    Set<MachineOperation> ops = EnumSet.noneOf(MachineOperation.class);
+    for (MachineOperation op : MachineOperation.values()) {
+      if (refusal(m, op).isEmpty()) {
+        ops.add(op);
+      }
+    }
+    return ops;
+  }
+
+  @Override
+  public Optional<String> refusal(MachineId id, MachineOperation op) {
+    return refusal(existing(id), op);
+  }
+
+  /** Why {@code op} is refused on {@code m} now, or empty. */
+  Optional<String> refusal(Machine m, MachineOperation op) {
+    Optional<String> byState = Transitions.refusal(m, op);
+    if (byState.isPresent() || !op.isPower()) {
+      return byState;
+    }
+    return Optional.of(
+        "no BMC driver for "
+            + m.bmc().protocol().apiName()
+            + " is installed, so machine "
+            + m.id()
+            + " cannot be powered or probed through "
+            + m.bmc()
+            + " yet");
+  }
+
+  // ---- changing ----
+
+  @Override
+  public synchronized Machine add(NewMachine n, String username, char[] password, String by) {
+    if ((username == null) != (password == null)) {
+      throw new IllegalArgumentException(
+          "give both the BMC user name and password, or neither for a machine without a BMC yet");
+    }
+    if (n.bmc() == null && username != null) {
+      throw new IllegalArgumentException("BMC credentials were given but no BMC address");
+    }
+    if (n.bmc() != null && username == null) {
+      throw new IllegalArgumentException(
+          "the BMC at " + n.bmc().address() + " needs a user name and password");
+    }
+    if (machine(n.id()).isPresent()) {
+      throw new IllegalArgumentException("there is already a machine '" + n.id() + "'");
+    }
+    Instant now = clock.instant();
+    BmcEndpoint bmc =
+        n.bmc() == null
+            ? null
+            : new BmcEndpoint(
+                n.bmc().protocol(), n.bmc().address(), n.bmc().port(), secretName(n.id()), "");
+    if (bmc != null) {
+      byte[] sealed = credential(username, password);
+      try {
+        secrets.put(bmc.credentialRef(), sealed);
+      } finally {
+        Arrays.fill(sealed, (byte) 0);
+      }
+    }
+    Machine m =
+        new Machine(
+            n.id(),
+            n.hostname(),
+            n.macs(),
+            bmc,
+            n.rack(),
+            n.zone(),
+            n.tags(),
+            MachineState.NEW,
+            "added by " + by,
+            now,
+            null,
+            null,
+            "",
+            false,
+            n.node(),
+            PowerState.UNKNOWN,
+            "",
+            now);
+    store.write(
+        "add machine " + n.id(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(MachineFormats.MACHINES).put(m.id().value(), m);
+          appendHistory(w, m, "add", MachineState.NEW, by, "added");
+          return null;
+        });
+    return m;
+  }
+
+  @Override
+  public synchronized Machine operate(MachineId id, MachineOperation op, String reason, String by) {
+    Machine m = existing(id);
+    Optional<String> refused = refusal(m, op);
+    if (refused.isPresent()) {
+      throw new MachineRefusedException(id, m.state(), op, refused.get());
+    }
+    String why = reason == null || reason.isBlank() ? Transitions.words(op) + " by " + by : reason;
+    if (op == MachineOperation.DELETE) {
+      delete(m, by, why);
+      return m;
+    }
+    Machine next;
+    if (op == MachineOperation.LOCK || op == MachineOperation.UNLOCK) {
+      next = m.withLocked(op == MachineOperation.LOCK);
+    } else {
+      Transitions.Step step = Transitions.step(m.state(), op).orElseThrow();
+      next = moved(m, step, why);
+      if (op == MachineOperation.ALLOCATE
+          || (op == MachineOperation.DEPLOY && m.owner().isEmpty())) {
+        next = next.withOwner(by);
+      }
+    }
+    return save(m, next, op.apiName(), by, why);
+  }
+
+  @Override
+  public synchronized Machine complete(MachineId id, String reason, String by) {
+    Machine m = existing(id);
+    Transitions.Step step =
+        Transitions.completion(m.state())
+            .orElseThrow(
+                () ->
+                    new MachineRefusedException(
+                        id,
+                        m.state(),
+                        null,
+                        "machine "
+                            + id
+                            + " is "
+                            + m.state().label()
+                            + ": no operation is under way"));
+    return save(m, moved(m, step, reason), "complete", by, reason);
+  }
+
+  @Override
+  public synchronized Machine fail(MachineId id, String reason, String by) {
+    Machine m = existing(id);
+    if (!m.state().isTransient()) {
+      throw new MachineRefusedException(
+          id,
+          m.state(),
+          null,
+          "machine " + id + " is " + m.state().label() + ": no operation is under way");
+    }
+    return save(
+        m, moved(m, Transitions.Step.to(m.state().failedState()), reason), "fail", by, reason);
+  }
+
+  /**
+   * Fails every machine whose deadline has passed; returns how many. Runs on the sweeper thread
+   * (and in tests).
+   */
+  synchronized int sweep() {
+    Instant now = clock.instant();
+    int failed = 0;
+    for (Machine m : machines()) {
+      if (m.state().isTransient()
+          && m.stateDeadline() != null
+          && !now.isBefore(m.stateDeadline())) {
+        Duration limit = timeouts.get(m.state());
+        String reason =
+            m.state().label()
+                + " did not end within "
+                + limit.toMinutes()
+                + " min (since "
+                + m.stateSince()
+                + "); the timeout is set in io.bulwark.machines";
+        save(
+            m,
+            moved(m, Transitions.Step.to(m.state().failedState()), reason),
+            "timeout",
+            BULWARK,
+            reason);
+        LOG.log(
+            Level.WARNING,
+            "Machine {0}: {1}. It is now {2}; look at its history and its BMC, then retry.",
+            m.id(),
+            reason,
+            m.state().failedState().label());
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  private void sweepQuietly() {
+    try {
+      sweep();
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Could not check the machines'' timeouts: {0}; retried in {1} s",
+          e,
+          SWEEP_SECONDS);
+    }
+  }
+
+  /**
+   * Fails the machines found in a transient state at start: the work that was under way did not
+   * survive the restart, and nothing installed resumes it. Returns how many.
+   */
+  synchronized int failInterrupted() {
+    int failed = 0;
+    for (Machine m : machines()) {
+      if (m.state().isTransient()) {
+        String reason =
+            "the appliance restarted while the machine was "
+                + m.state().label()
+                + " (since "
+                + m.stateSince()
+                + "); that work does not resume by itself, so it is marked failed";
+        save(
+            m,
+            moved(m, Transitions.Step.to(m.state().failedState()), reason),
+            "restart",
+            BULWARK,
+            reason);
+        LOG.log(
+            Level.WARNING,
+            "Machine {0}: {1}. It is now {2}; retry the operation.",
+            m.id(),
+            reason,
+            m.state().failedState().label());
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  private Machine existing(MachineId id) {
+    return machine(id)
+        .orElseThrow(() -> new NoSuchElementException("there is no machine '" + id + "'"));
+  }
+
+  /** Returns {@code m} moved by {@code step}, with the state it returns to and its deadline. */
+  private Machine moved(Machine m, Transitions.Step step, String reason) {
+    MachineState to = step.to();
+    MachineState returnTo = m.returnState();
+    if (to == null) {
+      to = returnTo == null ? MachineState.READY : returnTo;
+    }
+    if (step.remember()) {
+      returnTo = m.state();
+    }
+    if (!KEEP_RETURN.contains(to)) {
+      returnTo = null;
+    }
+    Instant now = clock.instant();
+    Duration timeout = timeouts.get(to);
+    Machine next =
+        m.withState(
+            to,
+            reason,
+            now,
+            to.isTransient() && timeout != null ? now.plus(timeout) : null,
+            returnTo);
+    return to == MachineState.READY ? next.withOwner("") : next;
+  }
+
+  private Machine save(Machine before, Machine after, String operation, String by, String reason) {
+    store.write(
+        operation + " machine " + before.id(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(MachineFormats.MACHINES).put(after.id().value(), after);
+          appendHistory(w, before, operation, after.state(), by, reason);
+          return null;
+        });
+    return after;
+  }
+
+  private void delete(Machine m, String by, String why) {
+    store.write(
+        "delete machine " + m.id(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(MachineFormats.MACHINES).remove(m.id().value());
+          w.map(MachineFormats.HISTORY).remove(m.id().value());
+          return null;
+        });
+    if (m.bmc() != null) {
+      secrets.remove(m.bmc().credentialRef());
+    }
+    LOG.log(Level.INFO, "Machine {0} deleted by {1}: {2}", m.id(), by, why);
+  }
+
+  private void appendHistory(
+      StoreReader w, Machine before, String operation, MachineState to, String by, String reason) {
+    var map = w.map(MachineFormats.HISTORY);
+    List<MachineEvent> events = map.get(before.id().value());
+    List<MachineEvent> next = new ArrayList<>(events == null ? List.of() : events);
+    long seq = next.isEmpty() ? 1 : next.get(next.size() - 1).seq() + 1;
+    next.add(
+        new MachineEvent(
+            seq, before.id(), clock.instant(), operation, before.state(), to, by, reason));
+    if (next.size() > MachineFormats.MAX_HISTORY) {
+      next = new ArrayList<>(next.subList(next.size() - MachineFormats.MAX_HISTORY, next.size()));
+    }
+    map.put(before.id().value(), next);
+  }
+
+  static String secretName(MachineId id) {
+    return "machine.bmc." + id.value();
+  }
+
+  /** The credential as sealed: the user name and password, each as modified UTF-8. */
+  private static byte[] credential(String username, char[] password) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    java.nio.ByteBuffer encoded = StandardCharsets.UTF_8.encode(CharBuffer.wrap(password));
+    byte[] pw = new byte[encoded.remaining()];
+    encoded.get(pw);
+    if (encoded.hasArray()) {
+      Arrays.fill(encoded.array(), (byte) 0);
+    }
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeUTF(username);
+      out.writeInt(pw.length);
+      out.write(pw);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      Arrays.fill(pw, (byte) 0);
+    }
+    return bytes.toByteArray();
+  }
+}

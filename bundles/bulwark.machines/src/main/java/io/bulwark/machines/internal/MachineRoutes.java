@@ -1,0 +1,385 @@
+package io.bulwark.machines.internal;
+
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.machine.BmcEndpoint;
+import io.bulwark.api.machine.BmcProtocol;
+import io.bulwark.api.machine.Machine;
+import io.bulwark.api.machine.MachineEvent;
+import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineOperation;
+import io.bulwark.api.machine.MachineRefusedException;
+import io.bulwark.api.machine.MachineService;
+import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.machine.NewMachine;
+import io.bulwark.api.security.Principal;
+import io.bulwark.api.security.Role;
+import io.bulwark.web.api.ApiJson;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
+import io.bulwark.web.api.ApiRoute;
+import io.bulwark.web.api.RouteContributor;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The machines API: {@code GET /api/v1/machines} (filters {@code state}, {@code rack}, {@code tag},
+ * {@code power}), {@code GET …/:machine} (with what it allows now), {@code GET …/:machine/history},
+ * {@code POST /api/v1/machines} (admin: add one, its BMC credentials sealed at once), {@code POST
+ * …/:machine/:operation} (admins and operators), {@code DELETE …/:machine} (admin). Every change is
+ * checked, audited, then made; a refusal is audited as FAILURE and answered 409 naming the state.
+ */
+@Component(service = RouteContributor.class)
+public final class MachineRoutes implements RouteContributor {
+  static final int MAX_REASON = 500;
+  private static final Pattern MAC = Pattern.compile("([0-9a-f]{2}:){5}[0-9a-f]{2}");
+  private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+
+  private final MachineService machines;
+  private final AuditLog audit;
+
+  @Activate
+  public MachineRoutes(@Reference MachineService machines, @Reference AuditLog audit) {
+    this.machines = machines;
+    this.audit = audit;
+  }
+
+  @Override
+  public String name() {
+    return "machines";
+  }
+
+  @Override
+  public List<ApiRoute> routes() {
+    Set<Role> any = ApiRoute.ANY_ROLE;
+    Set<Role> operators = Set.of(Role.ADMIN, Role.OPERATOR);
+    Set<Role> admin = Set.of(Role.ADMIN);
+    return List.of(
+        ApiRoute.get("/api/v1/machines", any, this::list),
+        ApiRoute.post("/api/v1/machines", admin, this::add),
+        ApiRoute.get("/api/v1/machines/:machine", any, this::detail),
+        ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
+        ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
+        ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
+  }
+
+  void list(RoutingContext ctx) {
+    MachineState state = param(ctx, "state", MachineState::parse, "a machine state such as ready");
+    String rack = ctx.request().getParam("rack");
+    String tag = ctx.request().getParam("tag");
+    String power = ctx.request().getParam("power");
+    JsonArray list = new JsonArray();
+    for (Machine m : machines.machines()) {
+      if ((state == null || m.state() == state)
+          && (rack == null || m.rack().equals(rack))
+          && (tag == null || m.tags().contains(tag))
+          && (power == null || m.power().apiName().equals(power))) {
+        list.add(json(m));
+      }
+    }
+    ApiRequest.json(ctx, new JsonObject().put("machines", list).put("count", list.size()));
+  }
+
+  void detail(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    JsonArray allowed = new JsonArray();
+    machines.allowed(m.id()).forEach(op -> allowed.add(op.apiName()));
+    ApiRequest.json(ctx, json(m).put("allowed", allowed));
+  }
+
+  void history(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    JsonArray events = new JsonArray();
+    for (MachineEvent e : machines.history(m.id(), MachineFormats.MAX_HISTORY)) {
+      events.add(
+          new JsonObject()
+              .put("seq", e.seq())
+              .put("at", ApiJson.instant(e.at()))
+              .put("operation", e.operation())
+              .put("from", e.from().apiName())
+              .put("to", e.to().apiName())
+              .put("by", e.by())
+              .put("reason", e.reason()));
+    }
+    ApiRequest.json(ctx, new JsonObject().put("machine", m.id().value()).put("history", events));
+  }
+
+  void add(RoutingContext ctx) {
+    JsonObject body = ApiRequest.body(ctx);
+    String hostname = required(body, "hostname");
+    String idText = ApiRequest.text(body, "id", hostname.toLowerCase(Locale.ROOT));
+    if (!MachineId.isValid(idText)) {
+      throw ApiProblem.invalidBody(
+          "'"
+              + idText
+              + "' is not a usable machine id: lower-case letters, digits, '.', '_' and '-'");
+    }
+    MachineId id = MachineId.of(idText);
+    List<String> macs = new ArrayList<>();
+    for (Object o : array(body, "macs")) {
+      String mac = String.valueOf(o).strip().toLowerCase(Locale.ROOT).replace('-', ':');
+      if (!MAC.matcher(mac).matches()) {
+        throw ApiProblem.invalidBody("'" + o + "' is not a MAC address (six hex pairs)");
+      }
+      macs.add(mac);
+    }
+    Set<String> tags = new TreeSet<>();
+    for (Object o : array(body, "tags")) {
+      tags.add(label(String.valueOf(o), "tag"));
+    }
+    String rack = body.containsKey("rack") ? label(ApiRequest.text(body, "rack", ""), "rack") : "";
+    String zone = body.containsKey("zone") ? label(ApiRequest.text(body, "zone", ""), "zone") : "";
+    NodeId node = null;
+    String nodeText = ApiRequest.text(body, "node", null);
+    if (nodeText != null && !nodeText.isBlank()) {
+      if (!NodeId.isValid(nodeText)) {
+        throw ApiProblem.invalidBody("'" + nodeText + "' is not a node name");
+      }
+      node = NodeId.of(nodeText);
+    }
+    BmcEndpoint bmc = null;
+    String username = null;
+    char[] password = null;
+    Object bmcValue = body.getValue("bmc");
+    if (bmcValue != null) {
+      if (!(bmcValue instanceof JsonObject b)) {
+        throw ApiProblem.invalidBody(
+            "'bmc' is an object: {protocol, address, port, username, password}");
+      }
+      BmcProtocol protocol =
+          BmcProtocol.parse(ApiRequest.text(b, "protocol", "redfish"))
+              .orElseThrow(() -> ApiProblem.invalidBody("'bmc.protocol' is redfish or ipmi"));
+      int port = protocol.defaultPort();
+      if (b.getValue("port") != null) {
+        if (!(b.getValue("port") instanceof Number n) || n.intValue() != n.doubleValue()) {
+          throw ApiProblem.invalidBody("'bmc.port' is a whole number");
+        }
+        port = n.intValue();
+      }
+      try {
+        bmc = new BmcEndpoint(protocol, required(b, "address"), port, "", "");
+      } catch (IllegalArgumentException e) {
+        throw ApiProblem.invalidBody(e.getMessage());
+      }
+      username = required(b, "username");
+      password = required(b, "password").toCharArray();
+    }
+    Principal caller = ApiRequest.caller(ctx);
+    Map<String, String> details = new TreeMap<>();
+    details.put("hostname", hostname);
+    if (bmc != null) {
+      details.put("bmc", bmc.toString());
+    }
+    audit.append(event(ctx, "machine.add", id.value(), AuditOutcome.SUCCESS, details));
+    try {
+      Machine m =
+          machines.add(
+              new NewMachine(id, hostname, macs, bmc, rack, zone, tags, node),
+              username,
+              password,
+              caller.name());
+      ApiRequest.json(ctx, 201, json(m));
+    } catch (IllegalArgumentException e) {
+      details.put("error", e.getMessage());
+      audit.append(event(ctx, "machine.add", id.value(), AuditOutcome.FAILURE, details));
+      throw e.getMessage().contains("already")
+          ? ApiProblem.conflict(e.getMessage())
+          : ApiProblem.invalidBody(e.getMessage());
+    } finally {
+      if (password != null) {
+        Arrays.fill(password, '\0');
+      }
+    }
+  }
+
+  void operate(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    String name = ctx.pathParam("operation");
+    MachineOperation op =
+        MachineOperation.parse(name)
+            .filter(o -> o != MachineOperation.DELETE)
+            .orElseThrow(
+                () ->
+                    ApiProblem.notFound(
+                        "There is no machine operation '"
+                            + name
+                            + "'. Operations: "
+                            + String.join(
+                                ", ",
+                                Arrays.stream(MachineOperation.values())
+                                    .filter(o -> o != MachineOperation.DELETE)
+                                    .map(MachineOperation::apiName)
+                                    .toList())
+                            + " (to delete a machine, DELETE /api/v1/machines/"
+                            + m.id()
+                            + ")."));
+    change(ctx, m, op);
+  }
+
+  void delete(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    change(ctx, m, MachineOperation.DELETE);
+  }
+
+  private void change(RoutingContext ctx, Machine m, MachineOperation op) {
+    String reason = reason(ctx);
+    Map<String, String> details = new TreeMap<>();
+    details.put("from", m.state().apiName());
+    details.put("operation", op.apiName());
+    if (!reason.isEmpty()) {
+      details.put("reason", reason);
+    }
+    String action = "machine." + op.apiName();
+    java.util.Optional<String> refused = machines.refusal(m.id(), op);
+    if (refused.isPresent()) {
+      refused(ctx, action, m, details, refused.get());
+    }
+    audit.append(event(ctx, action, m.id().value(), AuditOutcome.SUCCESS, details));
+    try {
+      Machine after = machines.operate(m.id(), op, reason, ApiRequest.caller(ctx).name());
+      if (op == MachineOperation.DELETE) {
+        ctx.response().setStatusCode(204).end();
+        return;
+      }
+      ApiRequest.json(ctx, json(after));
+    } catch (MachineRefusedException e) {
+      // Another request changed the machine between the check and the operation.
+      refused(ctx, action, m, details, e.getMessage());
+    }
+  }
+
+  private void refused(
+      RoutingContext ctx, String action, Machine m, Map<String, String> details, String why) {
+    details.put("error", why);
+    audit.append(event(ctx, action, m.id().value(), AuditOutcome.FAILURE, details));
+    throw ApiProblem.conflict(why);
+  }
+
+  private String reason(RoutingContext ctx) {
+    String body = ctx.body() == null ? null : ctx.body().asString();
+    if (body == null || body.isBlank()) {
+      return "";
+    }
+    String reason = ApiRequest.text(ApiRequest.body(ctx), "reason", "").strip();
+    if (reason.length() > MAX_REASON) {
+      throw ApiProblem.invalidBody("'reason' is at most " + MAX_REASON + " characters");
+    }
+    return reason;
+  }
+
+  private Machine existing(RoutingContext ctx) {
+    String id = ctx.pathParam("machine");
+    if (!MachineId.isValid(id)) {
+      throw ApiProblem.notFound("There is no machine '" + id + "'.");
+    }
+    try {
+      return machines
+          .machine(MachineId.of(id))
+          .orElseThrow(() -> new NoSuchElementException("There is no machine '" + id + "'."));
+    } catch (NoSuchElementException e) {
+      throw ApiProblem.notFound(e.getMessage());
+    }
+  }
+
+  static JsonObject json(Machine m) {
+    JsonObject bmc = null;
+    if (m.bmc() != null) {
+      bmc =
+          new JsonObject()
+              .put("protocol", m.bmc().protocol().apiName())
+              .put("address", m.bmc().address())
+              .put("port", m.bmc().port())
+              .put("pinnedSha256", m.bmc().pinnedSha256().isEmpty() ? null : m.bmc().pinnedSha256())
+              .put("error", m.bmcError().isEmpty() ? null : m.bmcError());
+    }
+    return new JsonObject()
+        .put("id", m.id().value())
+        .put("hostname", m.hostname())
+        .put("macs", new JsonArray(m.macs()))
+        .put("bmc", bmc)
+        .put("rack", m.rack())
+        .put("zone", m.zone())
+        .put("tags", new JsonArray(List.copyOf(new TreeSet<>(m.tags()))))
+        .put("state", m.state().apiName())
+        .put("stateLabel", m.state().label())
+        .put("stateReason", m.stateReason())
+        .put("stateSince", ApiJson.instant(m.stateSince()))
+        .put("stateDeadline", ApiJson.instant(m.stateDeadline()))
+        .put("owner", m.owner().isEmpty() ? null : m.owner())
+        .put("locked", m.locked())
+        .put("node", m.node() == null ? null : m.node().value())
+        .put("power", m.power().apiName())
+        .put("created", ApiJson.instant(m.created()));
+  }
+
+  private static String required(JsonObject body, String field) {
+    String value = ApiRequest.text(body, field, null);
+    if (value == null || value.isBlank()) {
+      throw ApiProblem.invalidBody("'" + field + "' is required");
+    }
+    return value.strip();
+  }
+
+  private static JsonArray array(JsonObject body, String field) {
+    Object value = body.getValue(field);
+    if (value == null) {
+      return new JsonArray();
+    }
+    if (!(value instanceof JsonArray a)) {
+      throw ApiProblem.invalidBody("'" + field + "' is a list");
+    }
+    return a;
+  }
+
+  private static String label(String value, String what) {
+    String v = value.strip();
+    if (v.isEmpty()) {
+      return v;
+    }
+    if (!LABEL.matcher(v).matches()) {
+      throw ApiProblem.invalidBody(
+          "'" + value + "' is not a usable " + what + ": letters, digits, '.', '_' and '-'");
+    }
+    return v;
+  }
+
+  private static <T> T param(
+      RoutingContext ctx,
+      String name,
+      java.util.function.Function<String, java.util.Optional<T>> parse,
+      String expected) {
+    String value = ctx.request().getParam(name);
+    if (value == null) {
+      return null;
+    }
+    return parse
+        .apply(value)
+        .orElseThrow(() -> ApiProblem.invalidParameter(name, "'" + name + "' is " + expected));
+  }
+
+  private static AuditEvent event(
+      RoutingContext ctx,
+      String action,
+      String target,
+      AuditOutcome outcome,
+      Map<String, String> d) {
+    Principal caller = ApiRequest.caller(ctx);
+    return new AuditEvent(caller.name(), ApiRequest.source(ctx), action, target, outcome, d);
+  }
+}
