@@ -120,7 +120,8 @@ class NodeHistoryIT {
         JsonObject w = body.getJsonObject("window");
         if (w.getLong("tenMinutesTo") != null
             && w.getLong("dataFrom") != null
-            && w.getLong("dataFrom") <= fromMillis) {
+            && w.getLong("dataFrom") <= fromMillis
+            && liveOnEveryGpu(body)) {
           break;
         }
       }
@@ -156,6 +157,24 @@ class NodeHistoryIT {
           .isGreaterThan(System.currentTimeMillis() - 60_000);
     }
     return body;
+  }
+
+  /** True once this run's scrapes show on every GPU's temperature (the newest point is recent). */
+  private static boolean liveOnEveryGpu(JsonObject body) {
+    JsonArray gpus = body.getJsonArray("gpus");
+    if (gpus == null || gpus.size() != GPUS) {
+      return false;
+    }
+    for (int i = 0; i < gpus.size(); i++) {
+      JsonArray points = gpus.getJsonObject(i).getJsonObject("telemetry").getJsonArray(TEMP);
+      if (points == null
+          || points.isEmpty()
+          || points.getJsonArray(points.size() - 1).getLong(0)
+              < System.currentTimeMillis() - 60_000) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static org.assertj.core.data.Offset<Double> within(double d) {
