@@ -40,7 +40,7 @@ class SmtpChannelTest {
 
   @BeforeAll
   static void fips() {
-    Fips.install();
+    io.bulwark.testing.FipsProviders.install();
   }
 
   @Test

@@ -37,7 +37,7 @@ class SyslogChannelTest {
 
   @BeforeAll
   static void fips() {
-    Fips.install();
+    io.bulwark.testing.FipsProviders.install();
   }
 
   @Test

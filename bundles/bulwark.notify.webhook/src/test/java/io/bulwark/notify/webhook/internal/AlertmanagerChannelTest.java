@@ -43,7 +43,7 @@ class AlertmanagerChannelTest {
 
   @BeforeAll
   static void fips() {
-    Fips.install();
+    io.bulwark.testing.FipsProviders.install();
   }
 
   @Test
