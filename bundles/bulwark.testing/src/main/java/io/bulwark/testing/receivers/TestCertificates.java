@@ -190,6 +190,41 @@ public final class TestCertificates {
     }
   }
 
+  /**
+   * A JDK server TLS context with the server certificate (and the CA after it) and its key, for a
+   * test server that a client reaches on loopback.
+   */
+  public SSLContext serverSslContext() {
+    try {
+      String pem = Files.readString(serverKeyPem());
+      String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
+      java.security.PrivateKey key =
+          java.security.KeyFactory.getInstance("EC", "SunEC")
+              .generatePrivate(
+                  new java.security.spec.PKCS8EncodedKeySpec(
+                      java.util.Base64.getDecoder().decode(base64)));
+      // The JDK's own providers, named: a test server is not the appliance, and the FIPS module a
+      // test may have installed first must not serve its keys.
+      KeyStore keys = KeyStore.getInstance("PKCS12", "SUN");
+      keys.load(null, null);
+      char[] none = "test".toCharArray();
+      keys.setKeyEntry(
+          "server",
+          key,
+          none,
+          new java.security.cert.Certificate[] {serverCertificate(), caCertificate()});
+      javax.net.ssl.KeyManagerFactory factory =
+          javax.net.ssl.KeyManagerFactory.getInstance("SunX509", "SunJSSE");
+      factory.init(keys, none);
+      SSLContext context = SSLContext.getInstance("TLS", "SunJSSE");
+      context.init(factory.getKeyManagers(), null, null);
+      return context;
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalStateException(
+          "Could not build a server TLS context from " + serverKeyPem() + ": " + e.getMessage(), e);
+    }
+  }
+
   private static X509Certificate read(Path pem) {
     try (InputStream in = Files.newInputStream(pem)) {
       return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);

@@ -1,0 +1,419 @@
+package io.bulwark.bmc.redfish.internal;
+
+import io.bulwark.api.bmc.BmcConnection;
+import io.bulwark.api.bmc.BmcException;
+import io.bulwark.api.bmc.BmcException.Kind;
+import io.bulwark.api.bmc.BmcIdentity;
+import io.bulwark.api.bmc.BmcLogEntry;
+import io.bulwark.api.bmc.BmcSensor;
+import io.bulwark.api.bmc.BootDevice;
+import io.bulwark.api.bmc.PowerAction;
+import io.bulwark.api.machine.PowerState;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Redfish session with one BMC, on the first system of its Systems collection: power through
+ * {@code #ComputerSystem.Reset} with only the reset types the BMC lists, the next boot through the
+ * system's {@code Boot} override (PATCH with the ETag read just before, as {@code If-Match}),
+ * sensors from the chassis' Thermal and Power resources (or its Sensors collection where those are
+ * absent), and the event log from the system's LogServices. Resources are found by following links
+ * from the service root, never by assuming paths.
+ */
+final class RedfishConnection implements BmcConnection {
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  private final RedfishClient client;
+  private final String sessionLocation;
+  private final String system;
+  private final Duration softOffTimeout;
+  private final Duration powerTimeout;
+
+  RedfishConnection(
+      RedfishClient client,
+      String sessionLocation,
+      String system,
+      Duration softOffTimeout,
+      Duration powerTimeout) {
+    this.client = client;
+    this.sessionLocation = sessionLocation;
+    this.system = system;
+    this.softOffTimeout = softOffTimeout;
+    this.powerTimeout = powerTimeout;
+  }
+
+  String systemPath() {
+    return system;
+  }
+
+  @Override
+  public BmcIdentity identity() throws BmcException {
+    JsonObject s = client.get(system).body();
+    return new BmcIdentity(
+        s.getString("Manufacturer"),
+        s.getString("Model"),
+        s.getString("SerialNumber"),
+        s.getString("UUID"),
+        s.getString("HostName"));
+  }
+
+  @Override
+  public PowerState power() throws BmcException {
+    return powerOf(client.get(system).body());
+  }
+
+  static PowerState powerOf(JsonObject system) {
+    return switch (system.getString("PowerState", "")) {
+      case "On" -> PowerState.ON;
+      case "Off" -> PowerState.OFF;
+      case "PoweringOn" -> PowerState.POWERING_ON;
+      case "PoweringOff" -> PowerState.POWERING_OFF;
+      default -> PowerState.UNKNOWN;
+    };
+  }
+
+  @Override
+  public void power(PowerAction action) throws BmcException {
+    JsonObject s = client.get(system).body();
+    JsonObject reset =
+        s.getJsonObject("Actions", new JsonObject()).getJsonObject("#ComputerSystem.Reset");
+    if (reset == null || reset.getString("target") == null) {
+      throw new BmcException(
+          Kind.UNSUPPORTED,
+          "BMC " + client.endpoint() + " offers no #ComputerSystem.Reset action on " + system,
+          null);
+    }
+    String target = reset.getString("target");
+    JsonArray allowed = reset.getJsonArray("ResetType@Redfish.AllowableValues");
+    switch (action) {
+      case ON -> reset(target, pick(allowed, action, "On", "ForceOn"));
+      case OFF -> reset(target, pick(allowed, action, "ForceOff"));
+      case SOFT_OFF -> {
+        reset(target, pick(allowed, action, "GracefulShutdown"));
+        if (!waitFor(PowerState.OFF, softOffTimeout)) {
+          // The operating system did not shut down in time: off at once, as MAAS and Ironic do.
+          reset(target, pick(allowed, action, "ForceOff"));
+        }
+      }
+      case CYCLE -> {
+        if (offers(allowed, "PowerCycle")) {
+          reset(target, "PowerCycle");
+        } else {
+          if (powerOf(s) != PowerState.OFF) {
+            reset(target, pick(allowed, action, "ForceOff"));
+            if (!waitFor(PowerState.OFF, powerTimeout)) {
+              throw new BmcException(
+                  Kind.TIMEOUT,
+                  "BMC "
+                      + client.endpoint()
+                      + " accepted ForceOff but the system was still not off after "
+                      + powerTimeout.toSeconds()
+                      + " s; it was not powered on again",
+                  null);
+            }
+          }
+          reset(target, pick(allowed, action, "On", "ForceOn"));
+        }
+      }
+      default -> throw new IllegalArgumentException(action.toString());
+    }
+  }
+
+  private static boolean offers(JsonArray allowed, String type) {
+    return allowed == null || allowed.contains(type);
+  }
+
+  private String pick(JsonArray allowed, PowerAction action, String... preferred)
+      throws BmcException {
+    for (String p : preferred) {
+      if (allowed == null || allowed.contains(p)) {
+        return p;
+      }
+    }
+    throw new BmcException(
+        Kind.UNSUPPORTED,
+        "BMC "
+            + client.endpoint()
+            + " lists no reset type for "
+            + action
+            + " (it offers "
+            + allowed.encode()
+            + "; wanted one of "
+            + String.join(", ", preferred)
+            + ")",
+        null);
+  }
+
+  private void reset(String target, String type) throws BmcException {
+    client.post(target, new JsonObject().put("ResetType", type));
+  }
+
+  private boolean waitFor(PowerState wanted, Duration within) throws BmcException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (power() == wanted) {
+        return true;
+      }
+      try {
+        Thread.sleep(POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return power() == wanted;
+  }
+
+  @Override
+  public void setNextBoot(BootDevice device, boolean once) throws BmcException {
+    RedfishClient.Answer current = client.get(system);
+    JsonObject boot = current.body().getJsonObject("Boot");
+    if (boot == null) {
+      throw new BmcException(
+          Kind.UNSUPPORTED,
+          "BMC " + client.endpoint() + " has no Boot override on " + system,
+          null);
+    }
+    String target =
+        switch (device) {
+          case PXE -> "Pxe";
+          case HTTP -> "UefiHttp";
+          case DISK -> "Hdd";
+          case BIOS_SETUP -> "BiosSetup";
+          case NONE -> "None";
+        };
+    JsonArray allowed = boot.getJsonArray("BootSourceOverrideTarget@Redfish.AllowableValues");
+    if (allowed != null && !allowed.contains(target)) {
+      throw new BmcException(
+          Kind.UNSUPPORTED,
+          "BMC "
+              + client.endpoint()
+              + " cannot boot from "
+              + target
+              + " next (it offers "
+              + allowed.encode()
+              + ")",
+          null);
+    }
+    JsonObject change =
+        new JsonObject()
+            .put("BootSourceOverrideTarget", target)
+            .put(
+                "BootSourceOverrideEnabled",
+                device == BootDevice.NONE ? "Disabled" : once ? "Once" : "Continuous");
+    String etag =
+        current.etag().isEmpty() ? current.body().getString("@odata.etag", "") : current.etag();
+    client.patch(system, new JsonObject().put("Boot", change), etag);
+  }
+
+  @Override
+  public List<BmcSensor> sensors() throws BmcException {
+    List<BmcSensor> sensors = new ArrayList<>();
+    JsonObject s = client.get(system).body();
+    for (String chassis :
+        links(s.getJsonObject("Links", new JsonObject()).getJsonArray("Chassis"))) {
+      JsonObject c = client.get(chassis).body();
+      String thermal = link(c, "Thermal");
+      String power = link(c, "Power");
+      if (thermal != null) {
+        thermal(client.get(thermal).body(), sensors);
+      }
+      if (power != null) {
+        power(client.get(power).body(), sensors);
+      }
+      String list = link(c, "Sensors");
+      if (thermal == null && power == null && list != null) {
+        for (String member : links(client.get(list).body().getJsonArray("Members"))) {
+          sensor(client.get(member).body(), sensors);
+        }
+      }
+    }
+    return sensors;
+  }
+
+  private static void thermal(JsonObject t, List<BmcSensor> into) {
+    for (JsonObject r : objects(t.getJsonArray("Temperatures"))) {
+      into.add(
+          new BmcSensor(
+              r.getString("Name", "temperature"),
+              BmcSensor.Kind.TEMPERATURE,
+              number(r, "ReadingCelsius"),
+              "Cel",
+              health(r),
+              number(r, "LowerThresholdCritical"),
+              number(r, "UpperThresholdCritical")));
+    }
+    for (JsonObject r : objects(t.getJsonArray("Fans"))) {
+      into.add(
+          new BmcSensor(
+              r.getString("Name", r.getString("FanName", "fan")),
+              BmcSensor.Kind.FAN,
+              number(r, "Reading"),
+              r.getString("ReadingUnits", "RPM"),
+              health(r),
+              number(r, "LowerThresholdCritical"),
+              number(r, "UpperThresholdCritical")));
+    }
+  }
+
+  private static void power(JsonObject p, List<BmcSensor> into) {
+    for (JsonObject r : objects(p.getJsonArray("PowerControl"))) {
+      into.add(
+          new BmcSensor(
+              r.getString("Name", "power"),
+              BmcSensor.Kind.POWER,
+              number(r, "PowerConsumedWatts"),
+              "W",
+              health(r),
+              Double.NaN,
+              Double.NaN));
+    }
+    for (JsonObject r : objects(p.getJsonArray("Voltages"))) {
+      into.add(
+          new BmcSensor(
+              r.getString("Name", "voltage"),
+              BmcSensor.Kind.VOLTAGE,
+              number(r, "ReadingVolts"),
+              "V",
+              health(r),
+              number(r, "LowerThresholdCritical"),
+              number(r, "UpperThresholdCritical")));
+    }
+    for (JsonObject r : objects(p.getJsonArray("PowerSupplies"))) {
+      into.add(
+          new BmcSensor(
+              r.getString("Name", "power supply"),
+              BmcSensor.Kind.POWER_SUPPLY,
+              number(r, "LastPowerOutputWatts"),
+              "W",
+              health(r),
+              Double.NaN,
+              Double.NaN));
+    }
+  }
+
+  private static void sensor(JsonObject r, List<BmcSensor> into) {
+    BmcSensor.Kind kind =
+        switch (r.getString("ReadingType", "")) {
+          case "Temperature" -> BmcSensor.Kind.TEMPERATURE;
+          case "Rotational" -> BmcSensor.Kind.FAN;
+          case "Power" -> BmcSensor.Kind.POWER;
+          case "Voltage" -> BmcSensor.Kind.VOLTAGE;
+          default -> BmcSensor.Kind.OTHER;
+        };
+    JsonObject thresholds = r.getJsonObject("Thresholds", new JsonObject());
+    into.add(
+        new BmcSensor(
+            r.getString("Name", r.getString("Id", "sensor")),
+            kind,
+            number(r, "Reading"),
+            r.getString("ReadingUnits", ""),
+            health(r),
+            number(thresholds.getJsonObject("LowerCritical", new JsonObject()), "Reading"),
+            number(thresholds.getJsonObject("UpperCritical", new JsonObject()), "Reading")));
+  }
+
+  @Override
+  public List<BmcLogEntry> eventLog(int max) throws BmcException {
+    List<BmcLogEntry> entries = new ArrayList<>();
+    JsonObject s = client.get(system).body();
+    String services = link(s, "LogServices");
+    if (services == null) {
+      return entries;
+    }
+    for (String service : links(client.get(services).body().getJsonArray("Members"))) {
+      String next = link(client.get(service).body(), "Entries");
+      int pages = 0;
+      while (next != null && entries.size() < max && pages++ < 50) {
+        JsonObject page = client.get(next).body();
+        for (Object member : page.getJsonArray("Members", new JsonArray())) {
+          if (!(member instanceof JsonObject m)) {
+            continue;
+          }
+          JsonObject e =
+              m.containsKey("Message") || m.getString("@odata.id") == null
+                  ? m
+                  : client.get(m.getString("@odata.id")).body();
+          entries.add(
+              new BmcLogEntry(
+                  e.getString("Id", ""),
+                  instant(e.getString("Created")),
+                  e.getString("Severity", ""),
+                  e.getString("Message", ""),
+                  e.getString("SensorType", "")));
+        }
+        next = page.getString("Members@odata.nextLink");
+      }
+    }
+    entries.sort(
+        (a, b) ->
+            b.created() == null || a.created() == null ? 0 : b.created().compareTo(a.created()));
+    return entries.size() > max ? List.copyOf(entries.subList(0, max)) : entries;
+  }
+
+  @Override
+  public void close() {
+    if (!sessionLocation.isEmpty()) {
+      try {
+        client.raw("DELETE", sessionLocation, null);
+      } catch (BmcException e) {
+        // The session expires on the BMC by itself.
+      }
+    }
+  }
+
+  // ---- JSON helpers ----
+
+  static String link(JsonObject o, String field) {
+    Object v = o.getValue(field);
+    return v instanceof JsonObject l ? l.getString("@odata.id") : null;
+  }
+
+  static List<String> links(JsonArray a) {
+    List<String> out = new ArrayList<>();
+    for (JsonObject o : objects(a)) {
+      if (o.getString("@odata.id") != null) {
+        out.add(o.getString("@odata.id"));
+      }
+    }
+    return out;
+  }
+
+  private static List<JsonObject> objects(JsonArray a) {
+    List<JsonObject> out = new ArrayList<>();
+    if (a != null) {
+      for (Object o : a) {
+        if (o instanceof JsonObject j) {
+          out.add(j);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static double number(JsonObject o, String field) {
+    Object v = o.getValue(field);
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  private static String health(JsonObject o) {
+    return o.getJsonObject("Status", new JsonObject()).getString("Health", "");
+  }
+
+  private static Instant instant(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+}
