@@ -27,6 +27,9 @@ import java.util.Set;
  * @param node the GPU node telemetry knows it as, or null if not linked
  * @param power its power as last reported
  * @param bmcError the last error talking to its BMC, in words an operator can act on, or ""
+ * @param presentedSha256 the fingerprint of the certificate its BMC presented that is not pinned
+ *     (waiting for an admin's approval), or ""
+ * @param pending the BMC operation requested and not yet carried out (its API name), or ""
  * @param created when it was added
  */
 public record Machine(
@@ -47,6 +50,8 @@ public record Machine(
     NodeId node,
     PowerState power,
     String bmcError,
+    String presentedSha256,
+    String pending,
     Instant created) {
 
   /** Copies the collections; requires id, hostname, state and the times. */
@@ -64,14 +69,34 @@ public record Machine(
     owner = owner == null ? "" : owner;
     power = power == null ? PowerState.UNKNOWN : power;
     bmcError = bmcError == null ? "" : bmcError;
+    presentedSha256 = presentedSha256 == null ? "" : presentedSha256;
+    pending = pending == null ? "" : pending;
   }
 
   /** Returns the machine in {@code next}, entered at {@code at} for {@code reason}. */
   public Machine withState(
       MachineState next, String reason, Instant at, Instant deadline, MachineState returnTo) {
     return new Machine(
-        id, hostname, macs, bmc, rack, zone, tags, next, reason, at, deadline, returnTo, owner,
-        locked, node, power, bmcError, created);
+        id,
+        hostname,
+        macs,
+        bmc,
+        rack,
+        zone,
+        tags,
+        next,
+        reason,
+        at,
+        deadline,
+        returnTo,
+        owner,
+        locked,
+        node,
+        power,
+        bmcError,
+        presentedSha256,
+        pending,
+        created);
   }
 
   /** Returns the machine with {@code owner} ("" for none). */
@@ -94,6 +119,8 @@ public record Machine(
         node,
         power,
         bmcError,
+        presentedSha256,
+        pending,
         created);
   }
 
@@ -117,11 +144,16 @@ public record Machine(
         node,
         power,
         bmcError,
+        presentedSha256,
+        pending,
         created);
   }
 
-  /** Returns the machine with what its BMC last said: its power and the last error ("" if none). */
-  public Machine withBmcStatus(PowerState newPower, String error) {
+  /**
+   * Returns the machine with what its BMC last said: its power, the last error ("" if none) and the
+   * unpinned certificate it presented ("" if none).
+   */
+  public Machine withBmcStatus(PowerState newPower, String error, String presented) {
     return new Machine(
         id,
         hostname,
@@ -140,6 +172,33 @@ public record Machine(
         node,
         newPower,
         error,
+        presented,
+        pending,
+        created);
+  }
+
+  /** Returns the machine with {@code operation} pending at its BMC ("" when none is). */
+  public Machine withPending(String operation) {
+    return new Machine(
+        id,
+        hostname,
+        macs,
+        bmc,
+        rack,
+        zone,
+        tags,
+        state,
+        stateReason,
+        stateSince,
+        stateDeadline,
+        returnState,
+        owner,
+        locked,
+        node,
+        power,
+        bmcError,
+        presentedSha256,
+        operation,
         created);
   }
 
@@ -163,6 +222,8 @@ public record Machine(
         node,
         power,
         bmcError,
+        presentedSha256,
+        pending,
         created);
   }
 }

@@ -57,6 +57,25 @@ public interface MachineService {
   Machine operate(MachineId id, MachineOperation operation, String reason, String by);
 
   /**
+   * Sets where the machine boots from next through its BMC, once or from now on; like the power
+   * operations it is recorded as pending, carried out in the background and its result kept in the
+   * history.
+   *
+   * @throws MachineRefusedException if the machine has no BMC, no driver for it, or is locked
+   */
+  Machine setNextBoot(
+      MachineId id, io.bulwark.api.bmc.BootDevice device, boolean once, String reason, String by);
+
+  /**
+   * Pins the certificate the machine's BMC presented: {@code sha256} must be the fingerprint its
+   * last probe saw ({@link Machine#presentedSha256()}), so an admin approves exactly what was
+   * shown.
+   *
+   * @throws MachineRefusedException if nothing waits for approval or another fingerprint does
+   */
+  Machine pinCertificate(MachineId id, String sha256, String by);
+
+  /**
    * Ends the operation under way on the machine well: it moves to the state the operation leads to.
    *
    * @throws MachineRefusedException if no operation is under way

@@ -67,6 +67,8 @@ final class MachineFormats {
       out.writeUTF(m.node() == null ? "" : m.node().value());
       out.writeUTF(m.power().name());
       out.writeUTF(m.bmcError());
+      out.writeUTF(m.presentedSha256());
+      out.writeUTF(m.pending());
       Records.writeInstant(out, m.created());
     }
 
@@ -101,6 +103,8 @@ final class MachineFormats {
       String node = in.readUTF();
       PowerState power = PowerState.valueOf(in.readUTF());
       String bmcError = in.readUTF();
+      String presented = in.readUTF();
+      String pending = in.readUTF();
       var created = Records.readInstant(in);
       return new Machine(
           id,
@@ -120,6 +124,8 @@ final class MachineFormats {
           node.isEmpty() ? null : NodeId.of(node),
           power,
           bmcError,
+          presented,
+          pending,
           created);
     }
   }

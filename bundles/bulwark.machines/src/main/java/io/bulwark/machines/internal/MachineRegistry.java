@@ -1,5 +1,7 @@
 package io.bulwark.machines.internal;
 
+import io.bulwark.api.bmc.BmcDriver;
+import io.bulwark.api.bmc.BootDevice;
 import io.bulwark.api.machine.BmcEndpoint;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineEvent;
@@ -42,6 +44,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -60,6 +64,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = MachinesConfig.class)
 public final class MachineRegistry implements MachineService {
   static final int SWEEP_SECONDS = 10;
+  static final int BMC_THREADS = 32;
   static final String BULWARK = "bulwark";
   private static final System.Logger LOG = System.getLogger(MachineRegistry.class.getName());
 
@@ -80,6 +85,7 @@ public final class MachineRegistry implements MachineService {
   private final SecretStore secrets;
   private final Clock clock;
   private final Map<MachineState, Duration> timeouts;
+  private final BmcWork bmc;
   private ScheduledExecutorService sweeper;
 
   @Activate
@@ -104,6 +110,19 @@ public final class MachineRegistry implements MachineService {
     this.secrets = secrets;
     this.timeouts = new EnumMap<>(timeouts);
     this.clock = clock;
+    this.bmc = new BmcWork(secrets, BMC_THREADS);
+  }
+
+  @Reference(
+      service = BmcDriver.class,
+      cardinality = ReferenceCardinality.MULTIPLE,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindDriver(BmcDriver driver) {
+    bmc.bind(driver);
+  }
+
+  void unbindDriver(BmcDriver driver) {
+    bmc.unbind(driver);
   }
 
   static Map<MachineState, Duration> timeouts(MachinesConfig c) {
@@ -132,6 +151,7 @@ public final class MachineRegistry implements MachineService {
     if (sweeper != null) {
       sweeper.shutdownNow();
     }
+    bmc.close();
   }
 
   // ---- reading ----
@@ -187,14 +207,93 @@ public final class MachineRegistry implements MachineService {
     if (byState.isPresent() || !op.isPower()) {
       return byState;
     }
-    return Optional.of(
-        "no BMC driver for "
-            + m.bmc().protocol().apiName()
-            + " is installed, so machine "
-            + m.id()
-            + " cannot be powered or probed through "
-            + m.bmc()
-            + " yet");
+    if (bmc.driver(m.bmc().protocol()).isEmpty()) {
+      return Optional.of(
+          "no BMC driver for "
+              + m.bmc().protocol().apiName()
+              + " is installed, so machine "
+              + m.id()
+              + " cannot be powered or probed through "
+              + m.bmc());
+    }
+    if (!m.pending().isEmpty()) {
+      return Optional.of(
+          "machine "
+              + m.id()
+              + " has "
+              + m.pending()
+              + " under way at its BMC: wait for its result (in the machine's history)");
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public synchronized Machine setNextBoot(
+      MachineId id, BootDevice device, boolean once, String reason, String by) {
+    return atBmc(existing(id), MachineOperation.SET_BOOT, device, once, reason, by);
+  }
+
+  /** Records {@code op} as pending (stored with its history entry), then runs it at the BMC. */
+  private Machine atBmc(
+      Machine m, MachineOperation op, BootDevice device, boolean once, String reason, String by) {
+    Optional<String> refused = refusal(m, op);
+    if (refused.isPresent()) {
+      throw new MachineRefusedException(m.id(), m.state(), op, refused.get());
+    }
+    String why = reason == null || reason.isBlank() ? Transitions.words(op) + " by " + by : reason;
+    Machine pending = save(m, m.withPending(op.apiName()), op.apiName(), by, why);
+    bmc.submit(pending, op, device, once, outcome -> finished(m.id(), op, outcome));
+    return pending;
+  }
+
+  /** Stores what a BMC operation ended with, and its history entry. */
+  private synchronized void finished(MachineId id, MachineOperation op, BmcWork.Outcome outcome) {
+    Optional<Machine> now = machine(id);
+    if (now.isEmpty() || !now.get().pending().equals(op.apiName())) {
+      return; // deleted meanwhile, or given up at a restart
+    }
+    Machine m = now.get();
+    Machine after =
+        m.withBmcStatus(outcome.power(), outcome.error(), outcome.presented()).withPending("");
+    String result =
+        outcome.error().isEmpty() || !outcome.done().isEmpty()
+            ? op.apiName() + " done"
+            : op.apiName() + " failed";
+    String reason = outcome.error().isEmpty() ? outcome.done() : outcome.error();
+    save(m, after, result, BULWARK, reason);
+    if (!outcome.error().isEmpty()) {
+      LOG.log(Level.WARNING, "Machine {0}: {1}", id, outcome.error());
+    }
+  }
+
+  @Override
+  public synchronized Machine pinCertificate(MachineId id, String sha256, String by) {
+    Machine m = existing(id);
+    if (m.bmc() == null) {
+      throw new MachineRefusedException(id, m.state(), null, "machine " + id + " has no BMC");
+    }
+    if (m.presentedSha256().isEmpty()) {
+      throw new MachineRefusedException(
+          id,
+          m.state(),
+          null,
+          "no certificate of machine " + id + "'s BMC waits for approval: probe it first");
+    }
+    if (!m.presentedSha256().equals(sha256)) {
+      throw new MachineRefusedException(
+          id,
+          m.state(),
+          null,
+          "the BMC of machine "
+              + id
+              + " presented "
+              + m.presentedSha256()
+              + ", not "
+              + sha256
+              + ": compare again with the BMC's own fingerprint");
+    }
+    Machine pinned = m.withBmc(m.bmc().pinned(sha256)).withBmcStatus(m.power(), "", "");
+    return save(m, pinned, "pin-certificate", by, "pinned SHA-256 " + sha256);
   }
 
   // ---- changing ----
@@ -220,7 +319,11 @@ public final class MachineRegistry implements MachineService {
         n.bmc() == null
             ? null
             : new BmcEndpoint(
-                n.bmc().protocol(), n.bmc().address(), n.bmc().port(), secretName(n.id()), "");
+                n.bmc().protocol(),
+                n.bmc().address(),
+                n.bmc().port(),
+                secretName(n.id()),
+                n.bmc().pinnedSha256());
     if (bmc != null) {
       byte[] sealed = credential(username, password);
       try {
@@ -248,6 +351,8 @@ public final class MachineRegistry implements MachineService {
             n.node(),
             PowerState.UNKNOWN,
             "",
+            "",
+            "",
             now);
     store.write(
         "add machine " + n.id(),
@@ -271,6 +376,12 @@ public final class MachineRegistry implements MachineService {
     if (op == MachineOperation.DELETE) {
       delete(m, by, why);
       return m;
+    }
+    if (op == MachineOperation.SET_BOOT) {
+      throw new IllegalArgumentException("set-boot needs a device: use setNextBoot");
+    }
+    if (op.isPower()) {
+      return atBmc(m, op, null, false, reason, by);
     }
     Machine next;
     if (op == MachineOperation.LOCK || op == MachineOperation.UNLOCK) {
@@ -375,6 +486,18 @@ public final class MachineRegistry implements MachineService {
   synchronized int failInterrupted() {
     int failed = 0;
     for (Machine m : machines()) {
+      if (!m.pending().isEmpty()) {
+        String reason =
+            "the appliance restarted before the BMC confirmed "
+                + m.pending()
+                + "; whether it was carried out is not known: probe the machine to read its power";
+        Machine cleared =
+            m.withBmcStatus(PowerState.UNKNOWN, reason, m.presentedSha256()).withPending("");
+        save(m, cleared, m.pending() + " interrupted", BULWARK, reason);
+        m = cleared;
+        LOG.log(Level.WARNING, "Machine {0}: {1}", m.id(), reason);
+        failed++;
+      }
       if (m.state().isTransient()) {
         String reason =
             "the appliance restarted while the machine was "

@@ -3,6 +3,7 @@ package io.bulwark.machines.internal;
 import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.bmc.BootDevice;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.machine.BmcEndpoint;
 import io.bulwark.api.machine.BmcProtocol;
@@ -75,6 +76,7 @@ public final class MachineRoutes implements RouteContributor {
         ApiRoute.post("/api/v1/machines", admin, this::add),
         ApiRoute.get("/api/v1/machines/:machine", any, this::detail),
         ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
+        ApiRoute.post("/api/v1/machines/:machine/pin-certificate", admin, this::pin),
         ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
         ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
   }
@@ -173,7 +175,10 @@ public final class MachineRoutes implements RouteContributor {
         port = n.intValue();
       }
       try {
-        bmc = new BmcEndpoint(protocol, required(b, "address"), port, "", "");
+        // A fingerprint known from the site's inventory may be pinned at once; else the first probe
+        // shows it for an admin to approve.
+        String pin = ApiRequest.text(b, "sha256", "").strip().toLowerCase(Locale.ROOT);
+        bmc = new BmcEndpoint(protocol, required(b, "address"), port, "", pin);
       } catch (IllegalArgumentException e) {
         throw ApiProblem.invalidBody(e.getMessage());
       }
@@ -229,19 +234,68 @@ public final class MachineRoutes implements RouteContributor {
                             + " (to delete a machine, DELETE /api/v1/machines/"
                             + m.id()
                             + ")."));
-    change(ctx, m, op);
+    if (op == MachineOperation.SET_BOOT) {
+      JsonObject body = ApiRequest.body(ctx);
+      String deviceName = ApiRequest.text(body, "device", null);
+      BootDevice device =
+          Arrays.stream(BootDevice.values())
+              .filter(d -> d.name().toLowerCase(Locale.ROOT).replace('_', '-').equals(deviceName))
+              .findFirst()
+              .orElseThrow(
+                  () -> ApiProblem.invalidBody("'device' is pxe, http, disk, bios-setup or none"));
+      Object once = body.getValue("once");
+      if (once != null && !(once instanceof Boolean)) {
+        throw ApiProblem.invalidBody("'once' is true (the next boot only) or false (from now on)");
+      }
+      boolean onlyOnce = once == null || (Boolean) once;
+      change(
+          ctx,
+          m,
+          op,
+          Map.of("device", deviceName, "once", Boolean.toString(onlyOnce)),
+          (reason, by) -> machines.setNextBoot(m.id(), device, onlyOnce, reason, by));
+      return;
+    }
+    change(ctx, m, op, Map.of(), (reason, by) -> machines.operate(m.id(), op, reason, by));
+  }
+
+  void pin(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    String sha256 = required(ApiRequest.body(ctx), "sha256").toLowerCase(Locale.ROOT);
+    Map<String, String> details = new TreeMap<>();
+    details.put("sha256", sha256);
+    details.put("bmc", m.bmc() == null ? "" : m.bmc().toString());
+    audit.append(
+        event(ctx, "machine.pin-certificate", m.id().value(), AuditOutcome.SUCCESS, details));
+    try {
+      ApiRequest.json(
+          ctx, json(machines.pinCertificate(m.id(), sha256, ApiRequest.caller(ctx).name())));
+    } catch (MachineRefusedException e) {
+      refused(ctx, "machine.pin-certificate", m, details, e.getMessage());
+    }
   }
 
   void delete(RoutingContext ctx) {
     Machine m = existing(ctx);
-    change(ctx, m, MachineOperation.DELETE);
+    change(
+        ctx,
+        m,
+        MachineOperation.DELETE,
+        Map.of(),
+        (reason, by) -> machines.operate(m.id(), MachineOperation.DELETE, reason, by));
   }
 
-  private void change(RoutingContext ctx, Machine m, MachineOperation op) {
+  private void change(
+      RoutingContext ctx,
+      Machine m,
+      MachineOperation op,
+      Map<String, String> extra,
+      java.util.function.BiFunction<String, String, Machine> work) {
     String reason = reason(ctx);
     Map<String, String> details = new TreeMap<>();
     details.put("from", m.state().apiName());
     details.put("operation", op.apiName());
+    details.putAll(extra);
     if (!reason.isEmpty()) {
       details.put("reason", reason);
     }
@@ -252,12 +306,14 @@ public final class MachineRoutes implements RouteContributor {
     }
     audit.append(event(ctx, action, m.id().value(), AuditOutcome.SUCCESS, details));
     try {
-      Machine after = machines.operate(m.id(), op, reason, ApiRequest.caller(ctx).name());
+      Machine after = work.apply(reason, ApiRequest.caller(ctx).name());
       if (op == MachineOperation.DELETE) {
         ctx.response().setStatusCode(204).end();
         return;
       }
-      ApiRequest.json(ctx, json(after));
+      // A BMC operation is accepted and carried out in the background: its result shows on the
+      // machine ('pending' empties) and in its history.
+      ApiRequest.json(ctx, op.isPower() ? 202 : 200, json(after));
     } catch (MachineRefusedException e) {
       // Another request changed the machine between the check and the operation.
       refused(ctx, action, m, details, e.getMessage());
@@ -306,7 +362,8 @@ public final class MachineRoutes implements RouteContributor {
               .put("address", m.bmc().address())
               .put("port", m.bmc().port())
               .put("pinnedSha256", m.bmc().pinnedSha256().isEmpty() ? null : m.bmc().pinnedSha256())
-              .put("error", m.bmcError().isEmpty() ? null : m.bmcError());
+              .put("error", m.bmcError().isEmpty() ? null : m.bmcError())
+              .put("presentedSha256", m.presentedSha256().isEmpty() ? null : m.presentedSha256());
     }
     return new JsonObject()
         .put("id", m.id().value())
@@ -325,6 +382,7 @@ public final class MachineRoutes implements RouteContributor {
         .put("locked", m.locked())
         .put("node", m.node() == null ? null : m.node().value())
         .put("power", m.power().apiName())
+        .put("pending", m.pending().isEmpty() ? null : m.pending())
         .put("created", ApiJson.instant(m.created()));
   }
 

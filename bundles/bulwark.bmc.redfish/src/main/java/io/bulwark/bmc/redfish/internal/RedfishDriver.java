@@ -45,6 +45,12 @@ public final class RedfishDriver implements BmcDriver {
         Duration.ofSeconds(Math.max(1, config.powerSeconds())));
   }
 
+  /** Returns a driver with these timeouts (for the tests of the bundles that drive BMCs). */
+  public static RedfishDriver withTimeouts(
+      Duration connect, Duration request, Duration softOff, Duration power) {
+    return new RedfishDriver(connect, request, softOff, power);
+  }
+
   RedfishDriver(Duration connect, Duration request, Duration softOff, Duration power) {
     this.connect = connect;
     this.request = request;

@@ -1,0 +1,235 @@
+package io.bulwark.machines.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bulwark.api.bmc.BootDevice;
+import io.bulwark.api.machine.BmcEndpoint;
+import io.bulwark.api.machine.BmcProtocol;
+import io.bulwark.api.machine.Machine;
+import io.bulwark.api.machine.MachineEvent;
+import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineOperation;
+import io.bulwark.api.machine.MachineRefusedException;
+import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.machine.NewMachine;
+import io.bulwark.api.machine.PowerState;
+import io.bulwark.bmc.redfish.internal.RedfishDriver;
+import io.bulwark.store.internal.MapDbRecordStore;
+import io.bulwark.testing.FipsProviders;
+import io.bulwark.testing.InMemorySecrets;
+import io.bulwark.testing.receivers.TestCertificates;
+import io.bulwark.testing.redfish.RedfishMockupServer;
+import io.bulwark.testing.redfish.RedfishMockups;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Machines and their BMCs with the real Redfish driver against a DMTF mockup served as a BMC serves
+ * it (a test double: no real BMC runs here): trust on first use through the machine (shown, then
+ * pinned by an admin with exactly the fingerprint shown), power and the next boot carried out in
+ * the background with the result in the history, credentials read from the secret store, and a
+ * restart while a power operation is under way.
+ */
+class MachineBmcTest {
+  @TempDir static Path certs;
+  @TempDir Path dir;
+  private static TestCertificates tls;
+  private RedfishMockupServer bmc;
+  private final InMemorySecrets secrets = new InMemorySecrets();
+  private final RedfishDriver driver =
+      RedfishDriver.withTimeouts(
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(5));
+
+  @BeforeAll
+  static void providers() {
+    FipsProviders.install();
+    tls = TestCertificates.create(certs);
+  }
+
+  @BeforeEach
+  void start() {
+    bmc =
+        RedfishMockupServer.start(
+            RedfishMockups.mockup("public-rackmount1"), tls, "root", "calvin-7");
+  }
+
+  @AfterEach
+  void stop() {
+    bmc.close();
+  }
+
+  private MachineRegistry registry(MapDbRecordStore store) {
+    Map<MachineState, Duration> timeouts = new EnumMap<>(MachineState.class);
+    for (MachineState s : MachineState.values()) {
+      if (s.isTransient()) {
+        timeouts.put(s, Duration.ofMinutes(30));
+      }
+    }
+    MachineRegistry r = new MachineRegistry(store, secrets, timeouts, Clock.systemUTC());
+    r.bindDriver(driver);
+    return r;
+  }
+
+  private Machine add(MachineRegistry r) {
+    return r.add(
+        new NewMachine(
+            MachineId.of("dgx-a07"),
+            "dgx-a07",
+            List.of(),
+            new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "", ""),
+            "r07",
+            "",
+            Set.of(),
+            null),
+        "root",
+        "calvin-7".toCharArray(),
+        "admin");
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static String fingerprint() throws Exception {
+    return HexFormat.of()
+        .formatHex(
+            MessageDigest.getInstance("SHA-256", "SUN")
+                .digest(tls.serverCertificate().getEncoded()));
+  }
+
+  @Test
+  void aProbeShowsTheCertificateAnAdminPinsItThenPowerAndBootGoThroughTheBmc() throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      MachineId id = add(r).id();
+      r.operate(id, MachineOperation.PROBE, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      Machine shown = r.machine(id).orElseThrow();
+      assertThat(shown.presentedSha256()).isEqualTo(fingerprint());
+      assertThat(shown.bmcError()).contains("not pinned yet").contains(fingerprint());
+      assertThat(bmc.requests()).as("nothing sent before the pin").isEmpty();
+
+      assertThatThrownBy(() -> r.pinCertificate(id, "00".repeat(32), "admin"))
+          .isInstanceOf(MachineRefusedException.class)
+          .hasMessageContaining("presented " + fingerprint());
+      Machine pinned = r.pinCertificate(id, fingerprint(), "admin");
+      assertThat(pinned.bmc().pinnedSha256()).isEqualTo(fingerprint());
+      assertThat(pinned.bmcError()).isEmpty();
+
+      r.operate(id, MachineOperation.PROBE, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      assertThat(r.machine(id).orElseThrow().power()).isEqualTo(PowerState.ON);
+
+      Machine pending = r.operate(id, MachineOperation.POWER_OFF, "cabling", "ops");
+      assertThat(pending.pending()).isEqualTo("power-off");
+      assertThatThrownBy(() -> r.operate(id, MachineOperation.POWER_ON, "", "ops"))
+          .as("one BMC operation at a time per machine")
+          .hasMessageContaining("power-off under way");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      await(() -> "Off".equals(bmc.get("/redfish/v1/Systems/437XR1138R2").getString("PowerState")));
+
+      r.setNextBoot(id, BootDevice.PXE, true, "re-image", "ops");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      assertThat(
+              bmc.get("/redfish/v1/Systems/437XR1138R2")
+                  .getJsonObject("Boot")
+                  .getString("BootSourceOverrideTarget"))
+          .isEqualTo("Pxe");
+
+      List<String> ops = r.history(id, 100).stream().map(MachineEvent::operation).toList();
+      assertThat(ops)
+          .containsSubsequence(
+              "add",
+              "probe",
+              "probe done",
+              "pin-certificate",
+              "probe",
+              "probe done",
+              "power-off",
+              "power-off done",
+              "set-boot",
+              "set-boot done");
+      assertThat(r.history(id, 100))
+          .allSatisfy(e -> assertThat(e.to()).isEqualTo(MachineState.NEW));
+    }
+  }
+
+  @Test
+  void aRefusedPasswordIsTheMachinesBmcErrorAndTheOperationFailedInTheHistory() throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      Machine m =
+          r.add(
+              new NewMachine(
+                  MachineId.of("dgx-b01"),
+                  "dgx-b01",
+                  List.of(),
+                  new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "", fingerprint()),
+                  "",
+                  "",
+                  Set.of(),
+                  null),
+              "root",
+              "wrong".toCharArray(),
+              "admin");
+      r.operate(m.id(), MachineOperation.POWER_CYCLE, "", "ops");
+      await(() -> r.machine(m.id()).orElseThrow().pending().isEmpty());
+      Machine after = r.machine(m.id()).orElseThrow();
+      assertThat(after.bmcError()).contains("refused the credentials");
+      MachineEvent last = r.history(m.id(), 1).get(0);
+      assertThat(last.operation()).isEqualTo("power-cycle failed");
+      assertThat(last.reason()).contains("refused the credentials");
+    }
+  }
+
+  @Test
+  void aRestartWhileAPowerOperationIsUnderWayLeavesNoOperationHanging() throws Exception {
+    MachineId id;
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      id = add(r).id();
+      r.operate(id, MachineOperation.PROBE, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      r.pinCertificate(id, fingerprint(), "admin");
+      bmc.hangNext(100);
+      r.operate(id, MachineOperation.POWER_CYCLE, "XID 79", "remediation");
+      // The appliance dies here: the power cycle was requested, the BMC never answered.
+      r.deactivate();
+    }
+    bmc.hangNext(0);
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      assertThat(r.machine(id).orElseThrow().pending()).isEqualTo("power-cycle");
+      assertThat(r.failInterrupted()).isEqualTo(1);
+      Machine m = r.machine(id).orElseThrow();
+      assertThat(m.pending()).isEmpty();
+      assertThat(m.power()).isEqualTo(PowerState.UNKNOWN);
+      assertThat(m.bmcError()).contains("restarted before the BMC confirmed power-cycle");
+      assertThat(r.history(id, 1).get(0).operation()).isEqualTo("power-cycle interrupted");
+      assertThat(r.allowed(id)).contains(MachineOperation.PROBE, MachineOperation.POWER_CYCLE);
+    }
+  }
+}
