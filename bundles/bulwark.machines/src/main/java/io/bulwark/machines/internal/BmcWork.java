@@ -37,6 +37,7 @@ import java.util.function.Consumer;
  */
 final class BmcWork {
   static final int PER_BMC = 2;
+  static final java.time.Duration SETTLE = java.time.Duration.ofSeconds(30);
   private static final System.Logger LOG = System.getLogger(BmcWork.class.getName());
 
   /** What an operation ended with. */
@@ -169,10 +170,33 @@ final class BmcWork {
     }
   }
 
+  /**
+   * Carries out {@code action}, then reads the power until it shows the action's end (a BMC reports
+   * the new state a while after it accepted the reset) or {@link #SETTLE} has passed.
+   */
   private static String power(BmcConnection c, PowerAction action) throws BmcException {
     c.power(action);
-    return action.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
-        + " accepted by the BMC";
+    String name = action.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    PowerState wanted =
+        action == PowerAction.ON || action == PowerAction.CYCLE ? PowerState.ON : PowerState.OFF;
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    while (c.power() != wanted) {
+      if (System.nanoTime() > deadline) {
+        return name
+            + " accepted by the BMC; the power did not read "
+            + wanted.apiName()
+            + " within "
+            + SETTLE.toSeconds()
+            + " s";
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return name + " accepted by the BMC";
+      }
+    }
+    return name + " done: the power is " + wanted.apiName();
   }
 
   private BmcCredentials credentials(Machine m) throws BmcException {

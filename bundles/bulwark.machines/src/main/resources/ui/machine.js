@@ -1,0 +1,138 @@
+// A machine's page: its state with the reason and since when, power and BMC, the operations its state allows
+// now (the destructive ones ask twice), the next boot, the BMC certificate waiting for an admin's approval, and
+// the history of every change: who, why, from, to. While a BMC operation is pending the page follows it.
+
+import { getJson, send } from '/js/api.js';
+import { h, replace } from '/js/dom.js';
+import { absolute, relative } from '/js/format.js';
+import { clearProblem, confirmButton, showProblem } from '/js/problems.js';
+import { stateBadge, bmcBadge, POWER_LABEL } from '/ui/bulwark.machines/states.js';
+
+const ASK_TWICE = new Set(['power-off', 'power-cycle', 'soft-off', 'release', 'erase-disks', 'mark-broken', 'deploy',
+  'abort', 'quarantine', 'delete']);
+
+export function mount(root, params, navigate, session) {
+  const id = params.argument;
+  const role = session && session.role;
+  const canAct = role === 'admin' || role === 'operator';
+  const isAdmin = role === 'admin';
+  const error = h('p', { class: 'notice error', hidden: true, id: 'machine-error', role: 'alert' });
+  const title = h('h1', { class: 'mono' }, id);
+  const facts = h('dl', { class: 'facts', id: 'machine-facts' });
+  const bmcNotice = h('div', { id: 'machine-bmc-notice' });
+  const actions = h('div', { class: 'row-actions', id: 'machine-actions' });
+  const reason = h('input', { id: 'machine-reason', maxlength: 500, placeholder: 'why (kept in the history and the audit log)' });
+  const bootHost = h('div', { id: 'machine-boot' });
+  const historyHost = h('div', { class: 'table-wrap' });
+  let timer = null;
+
+  replace(root,
+    h('nav', { class: 'crumbs' }, h('a', { href: '#/machines' }, 'Machines'), ' / ', h('span', { class: 'mono' }, id)),
+    h('div', { class: 'page-head' }, title),
+    error, bmcNotice, facts,
+    canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
+      h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
+    h('section', { class: 'panel' }, h('h2', {}, 'History'), historyHost));
+
+  async function act(op, body) {
+    clearProblem(error);
+    try {
+      if (op === 'delete') {
+        await send('DELETE', `machines/${encodeURIComponent(id)}`, { reason: reason.value.trim() });
+        navigate('#/machines');
+        return;
+      }
+      await send('POST', `machines/${encodeURIComponent(id)}/${op}`, { reason: reason.value.trim(), ...body });
+      reason.value = '';
+    } catch (e) {
+      showProblem(error, e);
+    }
+    refresh();
+  }
+
+  function render(m, history) {
+    replace(facts,
+      fact('State', stateBadge(m), m.stateReason ? h('div', { class: 'muted small', id: 'machine-state-reason' }, m.stateReason) : ''),
+      fact('Since', `${relative(m.stateSince)} (${absolute(m.stateSince)})`),
+      m.stateDeadline ? fact('Times out', `${relative(m.stateDeadline)} (${absolute(m.stateDeadline)})`) : '',
+      fact('Power', h('span', { id: 'machine-power', data: { power: m.power } }, POWER_LABEL[m.power] || m.power), m.pending ? h('span', { class: 'muted', id: 'machine-pending' }, ` · ${m.pending} under way…`) : ''),
+      fact('BMC', m.bmc ? `${m.bmc.protocol} ${m.bmc.address}:${m.bmc.port}` : 'none', ' ', bmcBadge(m)),
+      fact('Pinned certificate', m.bmc && m.bmc.pinnedSha256 ? h('span', { class: 'mono small' }, m.bmc.pinnedSha256) : 'none'),
+      fact('Host name', m.hostname),
+      fact('MACs', m.macs.length ? h('span', { class: 'mono' }, m.macs.join(', ')) : '–'),
+      fact('Rack', m.rack || '–'),
+      fact('Tags', m.tags.length ? m.tags.join(', ') : '–'),
+      fact('Owner', m.owner || '–'),
+      fact('Locked', m.locked ? 'yes' : 'no'),
+      fact('GPU node', m.node ? h('a', { href: `#/nodes/${encodeURIComponent(m.node)}` }, m.node) : 'not linked'));
+    replace(bmcNotice,
+      m.bmc && m.bmc.presentedSha256 ? certificatePanel(m) : '',
+      m.bmc && m.bmc.error && !m.bmc.presentedSha256 ? h('p', { class: 'notice error', id: 'machine-bmc-error' }, m.bmc.error) : '');
+    const allowed = m.allowed || [];
+    replace(actions, allowed.filter((op) => op !== 'set-boot').map((op) => {
+      const label = op.replace(/-/g, ' ');
+      const attrs = { data: { op }, class: ASK_TWICE.has(op) ? 'danger' : '' };
+      return ASK_TWICE.has(op)
+        ? confirmButton(label, `Confirm ${label}`, attrs, () => act(op))
+        : h('button', { type: 'button', ...attrs, onclick: () => act(op) }, label);
+    }), allowed.length ? '' : h('span', { class: 'muted' }, 'Nothing can be done in this state until the operation under way ends.'));
+    replace(bootHost, allowed.includes('set-boot') ? bootForm() : '');
+    replace(historyHost, h('table', { class: 'table', id: 'machine-history' },
+      h('thead', {}, h('tr', {}, ['When', 'Operation', 'From', 'To', 'By', 'Reason'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, [...history].reverse().map((e) => h('tr', { data: { op: e.operation } },
+        h('td', { class: 'nowrap', title: absolute(e.at) }, absolute(e.at)),
+        h('td', { class: 'mono' }, e.operation),
+        h('td', {}, e.from),
+        h('td', {}, e.to),
+        h('td', { class: 'mono' }, e.by),
+        h('td', {}, e.reason))))));
+    clearInterval(timer);
+    timer = setInterval(refresh, m.pending ? 1500 : 10000);
+  }
+
+  function certificatePanel(m) {
+    const panel = h('section', { class: 'panel', id: 'machine-certificate' },
+      h('h2', {}, 'BMC certificate to approve'),
+      h('p', {}, `The BMC at ${m.bmc.address} presented a certificate that is not pinned. Compare this SHA-256 with the one `
+        + 'the BMC shows on its own console or web page; pin it only if they match. Nothing but the TLS handshake is sent until then.'),
+      h('p', { class: 'mono', id: 'machine-presented' }, m.bmc.presentedSha256));
+    if (isAdmin) {
+      panel.append(confirmButton('Pin this certificate', 'Confirm: they match', { class: 'primary', id: 'machine-pin' }, async () => {
+        try {
+          await send('POST', `machines/${encodeURIComponent(id)}/pin-certificate`, { sha256: m.bmc.presentedSha256 });
+        } catch (e) {
+          showProblem(error, e);
+        }
+        refresh();
+      }));
+    } else {
+      panel.append(h('p', { class: 'muted' }, 'An administrator approves it.'));
+    }
+    return panel;
+  }
+
+  function bootForm() {
+    const device = h('select', { id: 'machine-boot-device', 'aria-label': 'Next boot device' },
+      [['pxe', 'network (PXE)'], ['http', 'UEFI HTTP'], ['disk', 'disk'], ['bios-setup', 'firmware setup'], ['none', 'no override']]
+        .map(([v, l]) => h('option', { value: v }, l)));
+    const once = h('input', { type: 'checkbox', id: 'machine-boot-once', checked: true });
+    return h('div', { class: 'filters' }, h('label', {}, 'Next boot', device), h('label', {}, once, 'once only'),
+      h('button', { type: 'button', id: 'machine-boot-set', onclick: () => act('set-boot', { device: device.value, once: once.checked }) }, 'Set next boot'));
+  }
+
+  async function refresh() {
+    try {
+      const [m, h2] = await Promise.all([getJson(`machines/${encodeURIComponent(id)}`), getJson(`machines/${encodeURIComponent(id)}/history`)]);
+      render(m, h2.history);
+    } catch (e) {
+      showProblem(error, e);
+    }
+  }
+
+  refresh();
+  return { refresh, onEvent() {}, onCapacity() {}, onFinding() {}, unmount() { clearInterval(timer); } };
+}
+
+function fact(label, ...value) {
+  return h('div', { class: 'fact' }, h('dt', {}, label), h('dd', {}, ...value));
+}
