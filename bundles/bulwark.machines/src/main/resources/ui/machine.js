@@ -24,6 +24,8 @@ export function mount(root, params, navigate, session) {
   const reason = h('input', { id: 'machine-reason', maxlength: 500, placeholder: 'why (kept in the history and the audit log)' });
   const bootHost = h('div', { id: 'machine-boot' });
   const historyHost = h('div', { class: 'table-wrap' });
+  const sensorsHost = h('div', { class: 'table-wrap', id: 'machine-sensors' });
+  const eventsHost = h('div', { class: 'table-wrap', id: 'machine-events' });
   let timer = null;
 
   replace(root,
@@ -32,7 +34,30 @@ export function mount(root, params, navigate, session) {
     error, bmcNotice, facts,
     canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
       h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
+    h('section', { class: 'panel' }, h('h2', {}, 'BMC sensors'), sensorsHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'BMC event log'), eventsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'History'), historyHost));
+
+  function renderSensors(r) {
+    const when = r.readAt ? h('p', { class: 'muted small' }, `Read ${relative(r.readAt)} (${absolute(r.readAt)})`, r.error ? ` · ${r.error}` : '') : '';
+    replace(sensorsHost, when, r.sensors.length
+      ? h('table', { class: 'table' },
+        h('thead', {}, h('tr', {}, ['Sensor', 'Kind', 'Reading', 'Health', 'Critical below', 'Critical above'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, r.sensors.map((x) => h('tr', { data: { kind: x.kind, health: x.health || '' } },
+          h('td', {}, x.name), h('td', {}, x.kind),
+          h('td', { class: 'num' }, x.value === null ? '–' : `${x.value} ${x.unit === 'Cel' ? '°C' : x.unit}`),
+          h('td', {}, x.health || '–'),
+          h('td', { class: 'num' }, x.lowerCritical === null ? '–' : String(x.lowerCritical)),
+          h('td', { class: 'num' }, x.upperCritical === null ? '–' : String(x.upperCritical))))))
+      : h('p', { class: 'muted' }, 'Not read yet: the BMC is read once its certificate is pinned, every minute by default.'));
+    replace(eventsHost, r.events.length
+      ? h('table', { class: 'table' },
+        h('thead', {}, h('tr', {}, ['When', 'Severity', 'Message', 'Sensor type'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, r.events.map((e) => h('tr', { data: { severity: e.severity } },
+          h('td', { class: 'nowrap' }, e.created ? absolute(e.created) : '–'), h('td', {}, e.severity),
+          h('td', {}, e.message), h('td', {}, e.sensorType || '–')))))
+      : h('p', { class: 'muted' }, 'No entries read.'));
+  }
 
   async function act(op, body) {
     clearProblem(error);
@@ -122,8 +147,10 @@ export function mount(root, params, navigate, session) {
 
   async function refresh() {
     try {
-      const [m, h2] = await Promise.all([getJson(`machines/${encodeURIComponent(id)}`), getJson(`machines/${encodeURIComponent(id)}/history`)]);
+      const base = `machines/${encodeURIComponent(id)}`;
+      const [m, h2, sensors] = await Promise.all([getJson(base), getJson(`${base}/history`), getJson(`${base}/sensors`)]);
       render(m, h2.history);
+      renderSensors(sensors);
     } catch (e) {
       showProblem(error, e);
     }

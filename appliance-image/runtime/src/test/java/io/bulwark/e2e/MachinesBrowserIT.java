@@ -165,8 +165,19 @@ class MachinesBrowserIT {
             d -> "off".equals(d.findElement(By.id("machine-power")).getAttribute("data-power")));
         assertThat(bmc.get("/redfish/v1/Systems/437XR1138R2").getString("PowerState"))
             .isEqualTo("Off");
+        // The BMC's sensors and event log, read when the certificate was pinned.
+        wait.until(
+            d ->
+                !d.findElements(By.cssSelector("#machine-sensors tr[data-kind='temperature']"))
+                    .isEmpty());
+        assertThat(browser.findElements(By.cssSelector("#machine-events tbody tr"))).hasSize(2);
         Files.write(
             dir.resolve("machine-page.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        browser.executeScript(
+            "arguments[0].scrollIntoView()", browser.findElement(By.id("machine-sensors")));
+        Files.write(
+            dir.resolve("machine-sensors.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
         // Deleting asks twice and goes back to the list.

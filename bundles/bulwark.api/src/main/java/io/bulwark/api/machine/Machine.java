@@ -202,6 +202,31 @@ public record Machine(
         created);
   }
 
+  /** Returns the machine linked to the GPU node {@code gpuNode} of telemetry (null: unlinked). */
+  public Machine withNode(NodeId gpuNode) {
+    return new Machine(
+        id,
+        hostname,
+        macs,
+        bmc,
+        rack,
+        zone,
+        tags,
+        state,
+        stateReason,
+        stateSince,
+        stateDeadline,
+        returnState,
+        owner,
+        locked,
+        gpuNode,
+        power,
+        bmcError,
+        presentedSha256,
+        pending,
+        created);
+  }
+
   /** Returns the machine with its BMC endpoint replaced. */
   public Machine withBmc(BmcEndpoint endpoint) {
     return new Machine(

@@ -43,6 +43,102 @@ final class BmcWork {
   /** What an operation ended with. */
   record Outcome(PowerState power, String error, String presented, String done) {}
 
+  /** What one poll of a BMC read: power, sensors and the newest event log entries, or the error. */
+  record Poll(
+      PowerState power,
+      java.util.List<io.bulwark.api.bmc.BmcSensor> sensors,
+      java.util.List<io.bulwark.api.bmc.BmcLogEntry> events,
+      String error,
+      boolean retryable,
+      long atMillis) {}
+
+  /** Consecutive failures after which a BMC is left alone for {@link #OPEN_FOR}. */
+  static final int TRIP_AFTER = 3;
+
+  static final java.time.Duration OPEN_FOR = java.time.Duration.ofMinutes(5);
+
+  private final Map<String, long[]> breakers = new ConcurrentHashMap<>();
+
+  /**
+   * Returns true if the circuit of {@code m}'s BMC is open: it failed {@link #TRIP_AFTER} times in
+   * a row, and is not asked again until {@link #OPEN_FOR} has passed since the last failure.
+   */
+  boolean resting(Machine m) {
+    long[] b = breakers.get(key(m));
+    return b != null
+        && b[0] >= TRIP_AFTER
+        && System.currentTimeMillis() - b[1] < OPEN_FOR.toMillis();
+  }
+
+  private void record(Machine m, boolean failed) {
+    if (failed) {
+      breakers.compute(
+          key(m), (k, b) -> new long[] {(b == null ? 0 : b[0]) + 1, System.currentTimeMillis()});
+    } else {
+      breakers.remove(key(m));
+    }
+  }
+
+  private static String key(Machine m) {
+    return m.bmc().address() + ":" + m.bmc().port();
+  }
+
+  /**
+   * Reads {@code m}'s BMC (power, sensors, event log) in the background; hands the poll to {@code
+   * done}.
+   */
+  void poll(Machine m, int events, Consumer<Poll> done) {
+    pool.execute(
+        () -> {
+          Semaphore gate = permits.computeIfAbsent(key(m), k -> new Semaphore(PER_BMC));
+          if (!gate.tryAcquire()) {
+            return; // the BMC is busy with an operation or the last poll: skip this round
+          }
+          Poll poll;
+          try {
+            poll = read(m, events);
+          } finally {
+            gate.release();
+          }
+          record(m, !poll.error().isEmpty() && poll.retryable());
+          done.accept(poll);
+        });
+  }
+
+  private Poll read(Machine m, int events) {
+    BmcDriver driver = drivers.get(m.bmc().protocol());
+    long now = System.currentTimeMillis();
+    if (driver == null) {
+      return new Poll(
+          m.power(),
+          java.util.List.of(),
+          java.util.List.of(),
+          "no BMC driver for " + m.bmc().protocol().apiName() + " is installed",
+          false,
+          now);
+    }
+    try (BmcCredentials credentials = credentials(m);
+        BmcConnection c = driver.connect(m.bmc(), credentials)) {
+      return new Poll(c.power(), c.sensors(), c.eventLog(events), "", false, now);
+    } catch (BmcException e) {
+      return new Poll(
+          PowerState.UNKNOWN,
+          java.util.List.of(),
+          java.util.List.of(),
+          e.getMessage(),
+          e.retryable(),
+          now);
+    } catch (RuntimeException e) {
+      return new Poll(
+          PowerState.UNKNOWN,
+          java.util.List.of(),
+          java.util.List.of(),
+          "reading the BMC failed inside Bulwark: " + e,
+          false,
+          now);
+    }
+  }
+
   private final Map<BmcProtocol, BmcDriver> drivers = new ConcurrentHashMap<>();
   private final Map<String, Semaphore> permits = new ConcurrentHashMap<>();
   private final SecretStore secrets;

@@ -1,7 +1,10 @@
 package io.bulwark.machines.internal;
 
 import io.bulwark.api.bmc.BmcDriver;
+import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.machine.BmcEndpoint;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineEvent;
@@ -16,6 +19,9 @@ import io.bulwark.api.security.SecretStore;
 import io.bulwark.api.store.RecordStore;
 import io.bulwark.api.store.StoreReader;
 import io.bulwark.api.store.WritePriority;
+import io.bulwark.api.telemetry.Reading;
+import io.bulwark.api.telemetry.TelemetryBatch;
+import io.bulwark.api.telemetry.TelemetryIngest;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -65,6 +71,7 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class MachineRegistry implements MachineService {
   static final int SWEEP_SECONDS = 10;
   static final int BMC_THREADS = 32;
+  static final int EVENT_LOG_ENTRIES = 50;
   static final String BULWARK = "bulwark";
   private static final System.Logger LOG = System.getLogger(MachineRegistry.class.getName());
 
@@ -86,6 +93,9 @@ public final class MachineRegistry implements MachineService {
   private final Clock clock;
   private final Map<MachineState, Duration> timeouts;
   private final BmcWork bmc;
+  private final Map<MachineId, BmcWork.Poll> polls = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile TelemetryIngest ingest;
+  private volatile FleetRepository fleet;
   private ScheduledExecutorService sweeper;
 
   @Activate
@@ -102,6 +112,15 @@ public final class MachineRegistry implements MachineService {
             });
     sweeper.scheduleWithFixedDelay(
         this::sweepQuietly, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+    int every = config.sensorSeconds();
+    if (every < 0 || every > 86_400) {
+      throw new IllegalArgumentException(
+          "sensorSeconds of io.bulwark.machines must be between 0 (off) and 86400, got " + every);
+    }
+    if (every > 0) {
+      sweeper.scheduleWithFixedDelay(
+          this::pollQuietly, Math.min(every, 15), every, TimeUnit.SECONDS);
+    }
   }
 
   MachineRegistry(
@@ -123,6 +142,152 @@ public final class MachineRegistry implements MachineService {
 
   void unbindDriver(BmcDriver driver) {
     bmc.unbind(driver);
+  }
+
+  @Reference(
+      service = TelemetryIngest.class,
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindIngest(TelemetryIngest i) {
+    ingest = i;
+  }
+
+  void unbindIngest(TelemetryIngest i) {
+    if (ingest == i) {
+      ingest = null;
+    }
+  }
+
+  @Reference(
+      service = FleetRepository.class,
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindFleet(FleetRepository f) {
+    fleet = f;
+  }
+
+  void unbindFleet(FleetRepository f) {
+    if (fleet == f) {
+      fleet = null;
+    }
+  }
+
+  // ---- reading the BMCs ----
+
+  /** Returns what the last read of the machine's BMC gave, if it was read since start. */
+  Optional<BmcWork.Poll> lastPoll(MachineId id) {
+    return Optional.ofNullable(polls.get(id));
+  }
+
+  /**
+   * Reads every pinned BMC that has no operation under way and is not resting after failures (in
+   * the background, at most two requests at a time per BMC); returns how many reads were started.
+   */
+  int pollAll() {
+    int started = 0;
+    for (Machine m : machines()) {
+      if (m.bmc() == null
+          || m.bmc().pinnedSha256().isEmpty()
+          || !m.pending().isEmpty()
+          || bmc.driver(m.bmc().protocol()).isEmpty()
+          || bmc.resting(m)) {
+        continue;
+      }
+      bmc.poll(m, EVENT_LOG_ENTRIES, poll -> polled(m.id(), poll));
+      started++;
+    }
+    return started;
+  }
+
+  private void pollQuietly() {
+    try {
+      pollAll();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not start reading the BMCs: {0}", e.toString());
+    }
+  }
+
+  /**
+   * Keeps a BMC read: in memory for the machine's page, its sensors into telemetry as series of the
+   * machine's GPU node, its power and error on the machine (stored only when they change, with a
+   * history entry when the BMC starts or stops failing), and the link to the GPU node telemetry
+   * knows by the machine's host name.
+   */
+  private synchronized void polled(MachineId id, BmcWork.Poll poll) {
+    polls.put(id, poll);
+    Optional<Machine> now = machine(id);
+    if (now.isEmpty() || !now.get().pending().isEmpty()) {
+      return;
+    }
+    Machine m = now.get();
+    Machine next = m;
+    String entry = null;
+    String why = null;
+    if (m.node() == null && fleet != null && NodeId.isValid(m.hostname())) {
+      NodeId candidate = NodeId.of(m.hostname());
+      if (fleet.node(candidate).isPresent()) {
+        next = next.withNode(candidate);
+        entry = "link";
+        why = "linked to the GPU node " + candidate + " of telemetry by its host name";
+      }
+    }
+    if (!poll.error().equals(m.bmcError()) || poll.power() != m.power()) {
+      next = next.withBmcStatus(poll.power(), poll.error(), m.presentedSha256());
+      if (poll.error().isEmpty() != m.bmcError().isEmpty()) {
+        entry = poll.error().isEmpty() ? "bmc answers" : "bmc failing";
+        why = poll.error().isEmpty() ? "the BMC answers again" : poll.error();
+      }
+    }
+    if (next != m) {
+      if (entry != null) {
+        save(m, next, entry, BULWARK, why);
+      } else {
+        Machine stored = next;
+        store.write(
+            "record the BMC of machine " + id,
+            WritePriority.ROUTINE,
+            w -> {
+              w.map(MachineFormats.MACHINES).put(stored.id().value(), stored);
+              return null;
+            });
+      }
+    }
+    TelemetryIngest sink = ingest;
+    if (sink != null && next.node() != null && !poll.sensors().isEmpty()) {
+      List<Reading> readings = new ArrayList<>();
+      for (BmcSensor sensor : poll.sensors()) {
+        if (Double.isFinite(sensor.value())) {
+          readings.add(Reading.ofNode(sensorMetric(sensor), poll.atMillis(), sensor.value()));
+        }
+      }
+      if (!readings.isEmpty()) {
+        sink.push(new TelemetryBatch("bmc", next.node(), poll.atMillis(), null, readings));
+      }
+    }
+  }
+
+  /**
+   * The telemetry metric of a BMC sensor: {@code BMC_<KIND>_<UNIT>:<name>}, e.g. {@code
+   * BMC_TEMPERATURE_CEL:cpu1_temp}, the name lower-cased with everything but letters and digits as
+   * '_'.
+   */
+  static String sensorMetric(BmcSensor sensor) {
+    String unit = sensor.unit().replaceAll("[^A-Za-z0-9]", "").toUpperCase(java.util.Locale.ROOT);
+    String name =
+        sensor
+            .name()
+            .toLowerCase(java.util.Locale.ROOT)
+            .replaceAll("[^a-z0-9]+", "_")
+            .replaceAll("^_|_$", "");
+    String metric =
+        "BMC_"
+            + sensor.kind().name()
+            + (unit.isEmpty() ? "" : "_" + unit)
+            + ":"
+            + (name.isEmpty() ? "sensor" : name);
+    return metric.length() > Reading.MAX_METRIC_LENGTH
+        ? metric.substring(0, Reading.MAX_METRIC_LENGTH)
+        : metric;
   }
 
   static Map<MachineState, Duration> timeouts(MachinesConfig c) {
@@ -293,7 +458,12 @@ public final class MachineRegistry implements MachineService {
               + ": compare again with the BMC's own fingerprint");
     }
     Machine pinned = m.withBmc(m.bmc().pinned(sha256)).withBmcStatus(m.power(), "", "");
-    return save(m, pinned, "pin-certificate", by, "pinned SHA-256 " + sha256);
+    Machine saved = save(m, pinned, "pin-certificate", by, "pinned SHA-256 " + sha256);
+    // Read it at once, so its power and sensors show without waiting for the next round.
+    if (bmc.driver(saved.bmc().protocol()).isPresent()) {
+      bmc.poll(saved, EVENT_LOG_ENTRIES, poll -> polled(saved.id(), poll));
+    }
+    return saved;
   }
 
   // ---- changing ----

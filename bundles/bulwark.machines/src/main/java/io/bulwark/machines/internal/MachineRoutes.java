@@ -3,6 +3,8 @@ package io.bulwark.machines.internal;
 import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.bmc.BmcLogEntry;
+import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.machine.BmcEndpoint;
@@ -12,7 +14,6 @@ import io.bulwark.api.machine.MachineEvent;
 import io.bulwark.api.machine.MachineId;
 import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineRefusedException;
-import io.bulwark.api.machine.MachineService;
 import io.bulwark.api.machine.MachineState;
 import io.bulwark.api.machine.NewMachine;
 import io.bulwark.api.security.Principal;
@@ -52,11 +53,11 @@ public final class MachineRoutes implements RouteContributor {
   private static final Pattern MAC = Pattern.compile("([0-9a-f]{2}:){5}[0-9a-f]{2}");
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
-  private final MachineService machines;
+  private final MachineRegistry machines;
   private final AuditLog audit;
 
   @Activate
-  public MachineRoutes(@Reference MachineService machines, @Reference AuditLog audit) {
+  public MachineRoutes(@Reference MachineRegistry machines, @Reference AuditLog audit) {
     this.machines = machines;
     this.audit = audit;
   }
@@ -76,6 +77,7 @@ public final class MachineRoutes implements RouteContributor {
         ApiRoute.post("/api/v1/machines", admin, this::add),
         ApiRoute.get("/api/v1/machines/:machine", any, this::detail),
         ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
+        ApiRoute.get("/api/v1/machines/:machine/sensors", any, this::sensors),
         ApiRoute.post("/api/v1/machines/:machine/pin-certificate", admin, this::pin),
         ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
         ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
@@ -120,6 +122,54 @@ public final class MachineRoutes implements RouteContributor {
               .put("reason", e.reason()));
     }
     ApiRequest.json(ctx, new JsonObject().put("machine", m.id().value()).put("history", events));
+  }
+
+  void sensors(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    JsonObject answer = new JsonObject().put("machine", m.id().value());
+    machines
+        .lastPoll(m.id())
+        .ifPresentOrElse(
+            p -> {
+              JsonArray sensors = new JsonArray();
+              for (BmcSensor s : p.sensors()) {
+                sensors.add(
+                    new JsonObject()
+                        .put("name", s.name())
+                        .put("kind", s.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                        .put("value", finite(s.value()))
+                        .put("unit", s.unit())
+                        .put("health", s.health().isEmpty() ? null : s.health())
+                        .put("lowerCritical", finite(s.lowerCritical()))
+                        .put("upperCritical", finite(s.upperCritical())));
+              }
+              JsonArray events = new JsonArray();
+              for (BmcLogEntry e : p.events()) {
+                events.add(
+                    new JsonObject()
+                        .put("id", e.id())
+                        .put("created", ApiJson.instant(e.created()))
+                        .put("severity", e.severity())
+                        .put("message", e.message())
+                        .put("sensorType", e.sensorType().isEmpty() ? null : e.sensorType()));
+              }
+              answer
+                  .put("readAt", ApiJson.instant(java.time.Instant.ofEpochMilli(p.atMillis())))
+                  .put("error", p.error().isEmpty() ? null : p.error())
+                  .put("sensors", sensors)
+                  .put("events", events);
+            },
+            () ->
+                answer
+                    .put("readAt", null)
+                    .put("error", null)
+                    .put("sensors", new JsonArray())
+                    .put("events", new JsonArray()));
+    ApiRequest.json(ctx, answer);
+  }
+
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 
   void add(RoutingContext ctx) {

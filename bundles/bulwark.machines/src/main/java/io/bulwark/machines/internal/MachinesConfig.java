@@ -32,4 +32,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
   @AttributeDefinition(description = "Remediating a quarantined machine.", min = "1")
   int remediatingMinutes() default 240;
+
+  @AttributeDefinition(
+      description =
+          "Seconds between two reads of every pinned BMC's power, sensors and event log (0: off).",
+      min = "0")
+  int sensorSeconds() default 60;
 }

@@ -178,6 +178,60 @@ class MachineBmcTest {
   }
 
   @Test
+  void pinnedBmcsAreReadForPowerSensorsAndTheEventLogIntoTelemetryAndLinkedToTheirNode()
+      throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      io.bulwark.testing.InMemoryFleet fleet = new io.bulwark.testing.InMemoryFleet();
+      fleet.recordObserved(
+          io.bulwark.api.fleet.NodeId.of("dgx-a07"), List.of(), java.time.Instant.now());
+      r.bindFleet(fleet);
+      List<io.bulwark.api.telemetry.TelemetryBatch> pushed =
+          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      r.bindIngest(
+          batch -> {
+            pushed.add(batch);
+            return null;
+          });
+      MachineId id = add(r).id();
+      assertThat(r.pollAll()).as("not pinned: not read").isZero();
+      r.pinCertificate(id, fingerprintAfterProbe(r, id), "admin");
+      assertThat(r.pollAll()).isEqualTo(1);
+      await(() -> r.lastPoll(id).isPresent() && !pushed.isEmpty());
+      BmcWork.Poll poll = r.lastPoll(id).orElseThrow();
+      assertThat(poll.error()).isEmpty();
+      assertThat(poll.sensors()).isNotEmpty();
+      assertThat(poll.events()).hasSize(2);
+      Machine m = r.machine(id).orElseThrow();
+      assertThat(m.node()).isEqualTo(io.bulwark.api.fleet.NodeId.of("dgx-a07"));
+      assertThat(m.power()).isEqualTo(PowerState.ON);
+      io.bulwark.api.telemetry.TelemetryBatch batch = pushed.get(0);
+      assertThat(batch.source()).isEqualTo("bmc");
+      assertThat(batch.reportedGpus()).as("a BMC does not say which GPUs the node has").isNull();
+      assertThat(batch.readings())
+          .extracting(io.bulwark.api.telemetry.Reading::metric)
+          .contains("BMC_TEMPERATURE_CEL:cpu1_temp");
+      assertThat(r.history(id, 10).stream().map(MachineEvent::operation)).contains("link");
+
+      // The BMC stops answering: the machine says so once; after three failures in a row it rests.
+      bmc.close();
+      for (int i = 0; i < 20 && r.pollAll() > 0; i++) {
+        Thread.sleep(300);
+      }
+      assertThat(r.machine(id).orElseThrow().bmcError()).contains("127.0.0.1");
+      assertThat(r.history(id, 500).stream().filter(e -> e.operation().equals("bmc failing")))
+          .hasSize(1);
+      assertThat(r.pollAll()).as("resting after three failures").isZero();
+    }
+  }
+
+  private String fingerprintAfterProbe(MachineRegistry r, MachineId id) throws Exception {
+    r.operate(id, MachineOperation.PROBE, "", "admin");
+    await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+    return r.machine(id).orElseThrow().presentedSha256();
+  }
+
+  @Test
   void aRefusedPasswordIsTheMachinesBmcErrorAndTheOperationFailedInTheHistory() throws Exception {
     try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
       MachineRegistry r = registry(store);

@@ -202,6 +202,9 @@ public final class RedfishMockupServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closed.getCount() == 0) {
+      return;
+    }
     closed.countDown();
     server.stop(0);
     handlers.shutdownNow();
