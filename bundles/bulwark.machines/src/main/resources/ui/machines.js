@@ -36,6 +36,7 @@ export function mount(root, params, navigate, session) {
   const selected = new Set();
 
   const addForm = isAdmin ? addMachineForm(() => refresh()) : '';
+  const importForm = isAdmin ? importInventoryForm(() => refresh()) : '';
   replace(root,
     h('div', { class: 'page-head' }, h('h1', {}, 'Machines'), count),
     h('p', { class: 'muted' }, 'The servers Bulwark manages through their BMCs. States are spelled as MAAS spells them; '
@@ -45,7 +46,7 @@ export function mount(root, params, navigate, session) {
       canAct ? h('span', { class: 'row-actions' }, bulkOp, bulkButton) : ''),
     confirmHost, results,
     h('section', { class: 'panel' }, tableHost),
-    addForm);
+    addForm, importForm);
 
   search.addEventListener('input', debounce(() => { limit = PAGE; render(); }, 150));
   stateFilter.addEventListener('change', () => { limit = PAGE; render(); });
@@ -184,4 +185,38 @@ function addMachineForm(done) {
     }
   });
   return h('section', { class: 'panel' }, h('h2', {}, 'Add a machine'), form);
+}
+
+function importInventoryForm(done) {
+  const text = h('textarea', { id: 'machines-import-csv', rows: 6, spellcheck: 'false',
+    placeholder: 'hostname,macs,rack,tags,bmc_address,bmc_port,bmc_username,bmc_password,bmc_sha256\ndgx-a07,02:42:ac:11:00:07,r07,h100,10.2.0.17,,root,…,' });
+  const file = h('input', { type: 'file', id: 'machines-import-file', accept: '.csv,text/csv' });
+  const outcome = h('p', { class: 'notice ok', hidden: true, id: 'machines-import-result' });
+  const formError = h('p', { class: 'notice error', hidden: true, id: 'machines-import-error', role: 'alert' });
+  file.addEventListener('change', async () => {
+    if (file.files.length) text.value = await file.files[0].text();
+  });
+  async function run(dryRun) {
+    clearProblem(formError);
+    outcome.hidden = true;
+    try {
+      const r = await send('POST', 'machines/import', { csv: text.value, dryRun });
+      outcome.textContent = dryRun
+        ? `Checked: ${r.wouldAdd} machine(s) would be added, ${r.existing} exist already. Nothing was changed.`
+        : `Added ${r.added} machine(s); ${r.existing} existed already and were left as they are.`;
+      outcome.hidden = false;
+      if (!dryRun) done();
+    } catch (e) {
+      showProblem(formError, e);
+    }
+  }
+  return h('section', { class: 'panel' }, h('h2', {}, 'Import an inventory (CSV)'),
+    h('p', { class: 'muted small' }, 'One machine per row under a header row naming the columns (hostname, id, macs, rack, zone, tags, node, '
+      + 'bmc_protocol, bmc_address, bmc_port, bmc_username, bmc_password, bmc_sha256; lists separated by ";"). Every row is checked first: '
+      + 'if one cannot be used, nothing is added. Machines that exist are left as they are.'),
+    h('div', { class: 'form-stack' }, h('label', {}, 'File', file), h('label', {}, 'CSV', text)),
+    h('div', { class: 'form-actions' },
+      h('button', { type: 'button', id: 'machines-import-check', onclick: () => run(true) }, 'Check'),
+      h('button', { type: 'button', class: 'primary', id: 'machines-import-run', onclick: () => run(false) }, 'Import')),
+    outcome, formError);
 }

@@ -106,6 +106,57 @@ class MachinesApiIT {
                   .statusCode())
           .isEqualTo(404);
 
+      // A site inventory as CSV: checked first (a bad row: nothing added), a dry run, then added;
+      // running it again adds nothing.
+      String csv =
+          "hostname,macs,rack,bmc_address,bmc_username,bmc_password\n"
+              + "dgx-b01,02:00:00:00:00:b1,r08,10.2.1.1,root,\"p,w1\"\n"
+              + "dgx-b02,,r08,,,\n";
+      HttpResponse<String> bad =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/machines/import",
+              new JsonObject().put("csv", csv + "dgx-b03,nope,r08,,,\n").encode());
+      assertThat(bad.statusCode()).isEqualTo(400);
+      assertThat(bad.body())
+          .contains("row 3")
+          .contains("'nope' is not a MAC address")
+          .contains("nothing was added");
+      assertThat(bulwark.get("/api/v1/machines/dgx-b01").statusCode()).isEqualTo(404);
+      JsonObject dry =
+          new JsonObject(
+              bulwark
+                  .send(
+                      "POST",
+                      bulwark.baseUrl() + "/api/v1/machines/import",
+                      new JsonObject().put("csv", csv).put("dryRun", true).encode())
+                  .body());
+      assertThat(dry.getInteger("wouldAdd")).isEqualTo(2);
+      assertThat(bulwark.get("/api/v1/machines/dgx-b01").statusCode()).isEqualTo(404);
+      HttpResponse<String> imported =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/machines/import",
+              new JsonObject().put("csv", csv).encode());
+      assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+      assertThat(new JsonObject(imported.body()).getInteger("added")).isEqualTo(2);
+      assertThat(imported.body()).doesNotContain("p,w1");
+      JsonObject again =
+          new JsonObject(
+              bulwark
+                  .send(
+                      "POST",
+                      bulwark.baseUrl() + "/api/v1/machines/import",
+                      new JsonObject().put("csv", csv).encode())
+                  .body());
+      assertThat(again.getInteger("added")).isZero();
+      assertThat(again.getInteger("existing")).isEqualTo(2);
+      assertThat(
+              new JsonObject(bulwark.get("/api/v1/machines/dgx-b01").body())
+                  .getJsonObject("bmc")
+                  .getString("address"))
+          .isEqualTo("10.2.1.1");
+
       // Roles: an auditor reads machines but may not act on them.
       HttpClient http = PinnedCertificate.client(work.resolve("console.log"));
       String auditor = token(bulwark, "assessor", "auditor");

@@ -84,10 +84,36 @@ class MachinesBrowserIT {
             dir.resolve("machines-2048.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
+        // An inventory pasted as CSV: checked, then imported; the list shows the new machines.
+        browser
+            .findElement(By.id("machines-import-csv"))
+            .sendKeys("hostname,rack,tags\nimp-0001,r90,spare\nimp-0002,r90,spare\n");
+        browser.findElement(By.id("machines-import-check")).click();
+        wait.until(
+            d ->
+                d.findElement(By.id("machines-import-result"))
+                    .getText()
+                    .contains("2 machine(s) would be added"));
+        browser.findElement(By.id("machines-import-run")).click();
+        wait.until(
+            d -> d.findElement(By.id("machines-import-result")).getText().startsWith("Added 2"));
+        wait.until(
+            d ->
+                d.findElement(By.id("machines-count"))
+                    .getText()
+                    .equals((MACHINES + 2) + " of " + (MACHINES + 2)));
+
+        browser.executeScript(
+            "arguments[0].scrollIntoView()", browser.findElement(By.id("machines-import-result")));
+        Files.write(
+            dir.resolve("machines-import.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
         // Filter by rack, sort by id descending.
         browser.findElement(By.id("machines-search")).sendKeys("r05");
         wait.until(
-            d -> d.findElement(By.id("machines-count")).getText().equals("32 of " + MACHINES));
+            d ->
+                d.findElement(By.id("machines-count")).getText().equals("32 of " + (MACHINES + 2)));
         // Sorted by id, ascending; one click on the heading turns it around.
         browser.findElement(By.cssSelector("button[data-sort='id']")).click();
         assertThat(

@@ -6,9 +6,6 @@ import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.bmc.BmcLogEntry;
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
-import io.bulwark.api.fleet.NodeId;
-import io.bulwark.api.machine.BmcEndpoint;
-import io.bulwark.api.machine.BmcProtocol;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineEvent;
 import io.bulwark.api.machine.MachineId;
@@ -75,6 +72,7 @@ public final class MachineRoutes implements RouteContributor {
     return List.of(
         ApiRoute.get("/api/v1/machines", any, this::list),
         ApiRoute.post("/api/v1/machines", admin, this::add),
+        ApiRoute.post("/api/v1/machines/import", admin, this::importMachines),
         ApiRoute.get("/api/v1/machines/:machine", any, this::detail),
         ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
         ApiRoute.get("/api/v1/machines/:machine/sensors", any, this::sensors),
@@ -173,93 +171,134 @@ public final class MachineRoutes implements RouteContributor {
   }
 
   void add(RoutingContext ctx) {
-    JsonObject body = ApiRequest.body(ctx);
-    String hostname = required(body, "hostname");
-    String idText = ApiRequest.text(body, "id", hostname.toLowerCase(Locale.ROOT));
-    if (!MachineId.isValid(idText)) {
-      throw ApiProblem.invalidBody(
-          "'"
-              + idText
-              + "' is not a usable machine id: lower-case letters, digits, '.', '_' and '-'");
-    }
-    MachineId id = MachineId.of(idText);
-    List<String> macs = new ArrayList<>();
-    for (Object o : array(body, "macs")) {
-      String mac = String.valueOf(o).strip().toLowerCase(Locale.ROOT).replace('-', ':');
-      if (!MAC.matcher(mac).matches()) {
-        throw ApiProblem.invalidBody("'" + o + "' is not a MAC address (six hex pairs)");
-      }
-      macs.add(mac);
-    }
-    Set<String> tags = new TreeSet<>();
-    for (Object o : array(body, "tags")) {
-      tags.add(label(String.valueOf(o), "tag"));
-    }
-    String rack = body.containsKey("rack") ? label(ApiRequest.text(body, "rack", ""), "rack") : "";
-    String zone = body.containsKey("zone") ? label(ApiRequest.text(body, "zone", ""), "zone") : "";
-    NodeId node = null;
-    String nodeText = ApiRequest.text(body, "node", null);
-    if (nodeText != null && !nodeText.isBlank()) {
-      if (!NodeId.isValid(nodeText)) {
-        throw ApiProblem.invalidBody("'" + nodeText + "' is not a node name");
-      }
-      node = NodeId.of(nodeText);
-    }
-    BmcEndpoint bmc = null;
-    String username = null;
-    char[] password = null;
-    Object bmcValue = body.getValue("bmc");
-    if (bmcValue != null) {
-      if (!(bmcValue instanceof JsonObject b)) {
-        throw ApiProblem.invalidBody(
-            "'bmc' is an object: {protocol, address, port, username, password}");
-      }
-      BmcProtocol protocol =
-          BmcProtocol.parse(ApiRequest.text(b, "protocol", "redfish"))
-              .orElseThrow(() -> ApiProblem.invalidBody("'bmc.protocol' is redfish or ipmi"));
-      int port = protocol.defaultPort();
-      if (b.getValue("port") != null) {
-        if (!(b.getValue("port") instanceof Number n) || n.intValue() != n.doubleValue()) {
-          throw ApiProblem.invalidBody("'bmc.port' is a whole number");
-        }
-        port = n.intValue();
-      }
-      try {
-        // A fingerprint known from the site's inventory may be pinned at once; else the first probe
-        // shows it for an admin to approve.
-        String pin = ApiRequest.text(b, "sha256", "").strip().toLowerCase(Locale.ROOT);
-        bmc = new BmcEndpoint(protocol, required(b, "address"), port, "", pin);
-      } catch (IllegalArgumentException e) {
-        throw ApiProblem.invalidBody(e.getMessage());
-      }
-      username = required(b, "username");
-      password = required(b, "password").toCharArray();
-    }
-    Principal caller = ApiRequest.caller(ctx);
-    Map<String, String> details = new TreeMap<>();
-    details.put("hostname", hostname);
-    if (bmc != null) {
-      details.put("bmc", bmc.toString());
-    }
-    audit.append(event(ctx, "machine.add", id.value(), AuditOutcome.SUCCESS, details));
+    MachineInput.Parsed in;
     try {
-      Machine m =
-          machines.add(
-              new NewMachine(id, hostname, macs, bmc, rack, zone, tags, node),
-              username,
-              password,
-              caller.name());
-      ApiRequest.json(ctx, 201, json(m));
+      in = MachineInput.parse(ApiRequest.body(ctx));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidBody(e.getMessage());
+    }
+    try {
+      ApiRequest.json(ctx, 201, json(addOne(ctx, in)));
+    } finally {
+      in.clear();
+    }
+  }
+
+  /** Audits, then adds one checked machine; a refusal is audited as FAILURE and answered. */
+  private Machine addOne(RoutingContext ctx, MachineInput.Parsed in) {
+    NewMachine n = in.machine();
+    Map<String, String> details = new TreeMap<>();
+    details.put("hostname", n.hostname());
+    if (n.bmc() != null) {
+      details.put("bmc", n.bmc().toString());
+    }
+    audit.append(event(ctx, "machine.add", n.id().value(), AuditOutcome.SUCCESS, details));
+    try {
+      return machines.add(n, in.username(), in.password(), ApiRequest.caller(ctx).name());
     } catch (IllegalArgumentException e) {
       details.put("error", e.getMessage());
-      audit.append(event(ctx, "machine.add", id.value(), AuditOutcome.FAILURE, details));
+      audit.append(event(ctx, "machine.add", n.id().value(), AuditOutcome.FAILURE, details));
       throw e.getMessage().contains("already")
           ? ApiProblem.conflict(e.getMessage())
           : ApiProblem.invalidBody(e.getMessage());
-    } finally {
-      if (password != null) {
-        Arrays.fill(password, '\0');
+    }
+  }
+
+  /**
+   * Adds the machines of a site inventory: {@code {"machines":[…]}} (each as for one add) or {@code
+   * {"csv":"…"}}, with {@code "dryRun": true} to check only. Every row is checked first; if any
+   * cannot be used, nothing is added and every problem is listed with its row. Machines whose id
+   * exists are left as they are (an import can be run again).
+   */
+  void importMachines(RoutingContext ctx) {
+    JsonObject body = ApiRequest.body(ctx);
+    List<JsonObject> rows = new ArrayList<>();
+    try {
+      if (body.getValue("csv") instanceof String csv) {
+        rows.addAll(MachineInput.csv(csv));
+      } else if (body.getValue("machines") instanceof JsonArray list) {
+        for (Object o : list) {
+          if (!(o instanceof JsonObject m)) {
+            throw new IllegalArgumentException("'machines' is a list of objects");
+          }
+          rows.add(m);
+        }
+      } else {
+        throw new IllegalArgumentException(
+            "give 'machines' (a list of machines) or 'csv' (the inventory as CSV with a header row)");
       }
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidBody(e.getMessage());
+    }
+    if (rows.size() > MachineInput.MAX_ROWS) {
+      throw ApiProblem.invalidBody("at most " + MachineInput.MAX_ROWS + " machines per import");
+    }
+    boolean dryRun = Boolean.TRUE.equals(body.getValue("dryRun"));
+    List<MachineInput.Parsed> parsed = new ArrayList<>();
+    JsonArray problems = new JsonArray();
+    Set<String> seen = new java.util.HashSet<>();
+    JsonArray results = new JsonArray();
+    try {
+      for (int r = 0; r < rows.size(); r++) {
+        try {
+          MachineInput.Parsed in = MachineInput.parse(rows.get(r));
+          if (!seen.add(in.machine().id().value())) {
+            throw new IllegalArgumentException(
+                "machine '" + in.machine().id() + "' is in the import twice");
+          }
+          parsed.add(in);
+        } catch (IllegalArgumentException e) {
+          problems.add(new JsonObject().put("row", r + 1).put("error", e.getMessage()));
+        }
+      }
+      if (!problems.isEmpty()) {
+        StringBuilder detail =
+            new StringBuilder()
+                .append(problems.size())
+                .append(" of ")
+                .append(rows.size())
+                .append(" machines cannot be used, so nothing was added: ");
+        for (int i = 0; i < Math.min(20, problems.size()); i++) {
+          JsonObject p = problems.getJsonObject(i);
+          detail
+              .append(i == 0 ? "" : "; ")
+              .append("row ")
+              .append(p.getInteger("row"))
+              .append(": ")
+              .append(p.getString("error"));
+        }
+        if (problems.size() > 20) {
+          detail.append("; and ").append(problems.size() - 20).append(" more");
+        }
+        throw ApiProblem.invalidBody(detail.toString());
+      }
+      int added = 0;
+      int existing = 0;
+      for (MachineInput.Parsed in : parsed) {
+        MachineId id = in.machine().id();
+        if (machines.machine(id).isPresent()) {
+          existing++;
+          results.add(new JsonObject().put("id", id.value()).put("result", "exists"));
+          continue;
+        }
+        if (!dryRun) {
+          addOne(ctx, in);
+        }
+        added++;
+        results.add(
+            new JsonObject().put("id", id.value()).put("result", dryRun ? "would add" : "added"));
+      }
+      ApiRequest.json(
+          ctx,
+          dryRun ? 200 : 201,
+          new JsonObject()
+              .put("dryRun", dryRun)
+              .put("added", dryRun ? 0 : added)
+              .put("wouldAdd", dryRun ? added : 0)
+              .put("existing", existing)
+              .put("machines", results));
+    } finally {
+      parsed.forEach(MachineInput.Parsed::clear);
     }
   }
 
