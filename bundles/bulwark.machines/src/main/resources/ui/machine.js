@@ -112,7 +112,7 @@ export function mount(root, params, navigate, session) {
         h('td', { class: 'mono' }, e.by),
         h('td', {}, e.reason))))));
     clearInterval(timer);
-    timer = setInterval(refresh, m.pending ? 1500 : 10000);
+    timer = setInterval(refresh, m.pending ? 5000 : 30000);
   }
 
   function certificatePanel(m) {
@@ -157,7 +157,12 @@ export function mount(root, params, navigate, session) {
   }
 
   refresh();
-  return { refresh, onEvent() {}, onCapacity() {}, onFinding() {}, unmount() { clearInterval(timer); } };
+  // Live: a change of this machine (a BMC operation's result, a state) comes as a 'machine' event.
+  function onEvent(topic, data) {
+    if (topic === 'machine' && data && data.id === id) refresh();
+  }
+
+  return { refresh, onEvent, onCapacity() {}, onFinding() {}, unmount() { clearInterval(timer); } };
 }
 
 function fact(label, ...value) {

@@ -148,9 +148,15 @@ export function mount(root, params, navigate, session) {
     }
   }
 
+  // Live: machine events update the list (at most one re-read a second while many arrive).
+  const soon = debounce(refresh, 1000);
+  function onEvent(topic) {
+    if (topic === 'machine') soon();
+  }
+
   refresh();
-  const timer = setInterval(refresh, 5000);
-  return { refresh, onEvent() {}, onCapacity() {}, onFinding() {}, unmount() { clearInterval(timer); } };
+  const timer = setInterval(refresh, 30000);
+  return { refresh, onEvent, onCapacity() {}, onFinding() {}, unmount() { clearInterval(timer); } };
 }
 
 function addMachineForm(done) {

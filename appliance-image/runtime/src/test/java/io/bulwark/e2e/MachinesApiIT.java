@@ -77,8 +77,33 @@ class MachinesApiIT {
       assertThat(badMac.statusCode()).isEqualTo(400);
       assertThat(badMac.body()).contains("not-a-mac").contains("MAC address");
 
+      // The event stream carries every change of a machine, for the pages to follow live.
+      var events = bulwark.stream("/api/v1/events").get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(events.statusCode()).isEqualTo(200);
+      java.util.concurrent.CompletableFuture<String> machineEvent =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                java.util.Iterator<String> lines = events.body().iterator();
+                boolean machineTopic = false;
+                while (lines.hasNext()) {
+                  String line = lines.next();
+                  if (line.equals("event: machine")) {
+                    machineTopic = true;
+                  } else if (machineTopic
+                      && line.startsWith("data:")
+                      && line.contains("commissioning")) {
+                    return line;
+                  } else if (line.isEmpty()) {
+                    machineTopic = false;
+                  }
+                }
+                return null;
+              });
       assertThat(operate(bulwark, "dgx-a07", "commission", "racked on 2 Dec").getString("state"))
           .isEqualTo("commissioning");
+      assertThat(machineEvent.get(10, java.util.concurrent.TimeUnit.SECONDS))
+          .contains("\"id\":\"dgx-a07\"");
+      events.body().close();
       // Deploying a machine that is commissioning: 409, the state named, nothing changed.
       HttpResponse<String> refused =
           bulwark.send("POST", bulwark.baseUrl() + "/api/v1/machines/dgx-a07/deploy", "{}");

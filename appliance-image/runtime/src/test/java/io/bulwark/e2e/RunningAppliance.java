@@ -171,6 +171,14 @@ final class RunningAppliance implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /** Opens a streaming GET (the event stream) as the logged-in admin; the lines arrive as sent. */
+  java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> stream(
+      String path) {
+    return http.sendAsync(
+        authenticated(HttpRequest.newBuilder(URI.create(baseUrl() + path))).build(),
+        HttpResponse.BodyHandlers.ofLines());
+  }
+
   private HttpRequest.Builder authenticated(HttpRequest.Builder b) {
     if (sessionCookie != null) {
       b.header("Cookie", sessionCookie).header("X-CSRF-Token", csrfToken);

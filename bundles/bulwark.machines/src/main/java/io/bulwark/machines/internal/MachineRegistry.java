@@ -95,6 +95,8 @@ public final class MachineRegistry implements MachineService {
   private final BmcWork bmc;
   private final Map<MachineId, BmcWork.Poll> polls = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile TelemetryIngest ingest;
+  private final List<java.util.function.BiConsumer<MachineId, Machine>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile FleetRepository fleet;
   private ScheduledExecutorService sweeper;
 
@@ -250,6 +252,7 @@ public final class MachineRegistry implements MachineService {
               w.map(MachineFormats.MACHINES).put(stored.id().value(), stored);
               return null;
             });
+        changed(stored.id(), stored);
       }
     }
     TelemetryIngest sink = ingest;
@@ -532,6 +535,7 @@ public final class MachineRegistry implements MachineService {
           appendHistory(w, m, "add", MachineState.NEW, by, "added");
           return null;
         });
+    changed(m.id(), m);
     return m;
   }
 
@@ -732,7 +736,28 @@ public final class MachineRegistry implements MachineService {
           appendHistory(w, before, operation, after.state(), by, reason);
           return null;
         });
+    changed(after.id(), after);
     return after;
+  }
+
+  /**
+   * Calls {@code listener} after every stored change of a machine with the machine as it is now
+   * (null once it is deleted); returns a handle that stops the calls. The listener must return at
+   * once.
+   */
+  AutoCloseable listen(java.util.function.BiConsumer<MachineId, Machine> listener) {
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
+  }
+
+  private void changed(MachineId id, Machine now) {
+    for (var l : listeners) {
+      try {
+        l.accept(id, now);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "A machine listener failed", e);
+      }
+    }
   }
 
   private void delete(Machine m, String by, String why) {
@@ -747,6 +772,7 @@ public final class MachineRegistry implements MachineService {
     if (m.bmc() != null) {
       secrets.remove(m.bmc().credentialRef());
     }
+    changed(m.id(), null);
     LOG.log(Level.INFO, "Machine {0} deleted by {1}: {2}", m.id(), by, why);
   }
 
