@@ -32,7 +32,6 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -47,8 +46,6 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = RouteContributor.class)
 public final class MachineRoutes implements RouteContributor {
   static final int MAX_REASON = 500;
-  private static final Pattern MAC = Pattern.compile("([0-9a-f]{2}:){5}[0-9a-f]{2}");
-  private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
   private final MachineRegistry machines;
   private final AuditLog audit;
@@ -481,29 +478,6 @@ public final class MachineRoutes implements RouteContributor {
       throw ApiProblem.invalidBody("'" + field + "' is required");
     }
     return value.strip();
-  }
-
-  private static JsonArray array(JsonObject body, String field) {
-    Object value = body.getValue(field);
-    if (value == null) {
-      return new JsonArray();
-    }
-    if (!(value instanceof JsonArray a)) {
-      throw ApiProblem.invalidBody("'" + field + "' is a list");
-    }
-    return a;
-  }
-
-  private static String label(String value, String what) {
-    String v = value.strip();
-    if (v.isEmpty()) {
-      return v;
-    }
-    if (!LABEL.matcher(v).matches()) {
-      throw ApiProblem.invalidBody(
-          "'" + value + "' is not a usable " + what + ": letters, digits, '.', '_' and '-'");
-    }
-    return v;
   }
 
   private static <T> T param(
