@@ -37,6 +37,18 @@ public interface BmcConnection extends AutoCloseable {
   /** Returns the newest {@code max} entries of the BMC's event log, newest first. */
   List<BmcLogEntry> eventLog(int max) throws BmcException;
 
+  /**
+   * Returns the system's hardware inventory (processors including GPUs, memory, PCIe devices,
+   * drives, network ports with MACs, firmware). Slower than the other reads: several requests.
+   *
+   * @throws BmcException of kind UNSUPPORTED if the protocol or BMC reports no inventory
+   * @since 1.1
+   */
+  default BmcInventory inventory() throws BmcException {
+    throw new BmcException(
+        BmcException.Kind.UNSUPPORTED, "this BMC driver reads no hardware inventory", null);
+  }
+
   /** Logs out; never throws. */
   @Override
   void close();

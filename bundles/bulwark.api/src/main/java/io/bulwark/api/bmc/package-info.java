@@ -4,7 +4,7 @@
  * machines bundle picks the driver by the endpoint's protocol.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.api.bmc;
 
 import org.osgi.annotation.bundle.Export;

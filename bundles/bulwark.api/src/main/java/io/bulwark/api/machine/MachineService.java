@@ -88,4 +88,19 @@ public interface MachineService {
    * @throws MachineRefusedException if no operation is under way
    */
   Machine fail(MachineId id, String reason, String by);
+
+  /**
+   * Returns the latest BMC readings of every machine whose BMC has been polled, by machine id. In
+   * memory: never blocks on a BMC.
+   *
+   * @since 1.1
+   */
+  List<MachineReadings> readings();
+
+  /**
+   * Returns the hardware inventory the machine's BMC reported at its latest probe, if any.
+   *
+   * @since 1.1
+   */
+  Optional<io.bulwark.api.bmc.BmcInventory> inventory(MachineId id);
 }
