@@ -41,7 +41,16 @@ final class BmcWork {
   private static final System.Logger LOG = System.getLogger(BmcWork.class.getName());
 
   /** What an operation ended with. */
-  record Outcome(PowerState power, String error, String presented, String done) {}
+  record Outcome(
+      PowerState power,
+      String error,
+      String presented,
+      String done,
+      io.bulwark.api.bmc.BmcInventory inventory) {
+    Outcome(PowerState power, String error, String presented, String done) {
+      this(power, error, presented, done, null);
+    }
+  }
 
   /** What one poll of a BMC read: power, sensors and the newest event log entries, or the error. */
   record Poll(
@@ -234,6 +243,7 @@ final class BmcWork {
       try (BmcCredentials credentials = credentials(m);
           BmcConnection c = driver.connect(endpoint, credentials)) {
         String done;
+        io.bulwark.api.bmc.BmcInventory inventory = null;
         switch (op) {
           case POWER_ON -> done = power(c, PowerAction.ON);
           case POWER_OFF -> done = power(c, PowerAction.OFF);
@@ -252,10 +262,19 @@ final class BmcWork {
                 "probed: "
                     + String.join(" ", id.manufacturer(), id.model()).strip()
                     + (id.serial().isEmpty() ? "" : ", serial " + id.serial());
+            try {
+              inventory = c.inventory();
+              done += ", " + inventory.components().size() + " hardware components";
+            } catch (BmcException e) {
+              done +=
+                  e.kind() == BmcException.Kind.UNSUPPORTED
+                      ? ", no hardware inventory from this BMC"
+                      : "; the hardware inventory could not be read: " + e.getMessage();
+            }
           }
           default -> throw new IllegalArgumentException(op + " is not a BMC operation");
         }
-        return new Outcome(c.power(), "", "", done);
+        return new Outcome(c.power(), "", "", done, inventory);
       }
     } catch (BmcException e) {
       return new Outcome(

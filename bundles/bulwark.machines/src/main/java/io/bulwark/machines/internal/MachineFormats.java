@@ -1,5 +1,6 @@
 package io.bulwark.machines.internal;
 
+import io.bulwark.api.bmc.BmcInventory;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.machine.BmcEndpoint;
 import io.bulwark.api.machine.BmcProtocol;
@@ -16,13 +17,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The machines' maps in the store: {@code machines} (by id) and {@code machines.history} (by id:
- * the machine's newest {@link #MAX_HISTORY} events). Enum values are stored by name, so reordering
- * an enum never changes what a record means.
+ * The machines' maps in the store: {@code machines} (by id), {@code machines.history} (by id: the
+ * machine's newest {@link #MAX_HISTORY} events) and {@code machines.inventory} (by id: the hardware
+ * its BMC reported at the latest probe). Enum values are stored by name, so reordering an enum
+ * never changes what a record means.
  */
 final class MachineFormats {
   static final int MAX_HISTORY = 500;
@@ -32,6 +36,11 @@ final class MachineFormats {
       StoreMap.byName("machines", new MachineFormat());
   static final StoreMap<String, List<MachineEvent>> HISTORY =
       StoreMap.byName("machines.history", new HistoryFormat());
+  static final StoreMap<String, BmcInventory> INVENTORY =
+      StoreMap.byName("machines.inventory", new InventoryFormat());
+
+  /** The most components an inventory keeps (a BMC listing more is cut there). */
+  static final int MAX_COMPONENTS = 2048;
 
   private MachineFormats() {}
 
@@ -174,6 +183,64 @@ final class MachineFormats {
                 in.readUTF()));
       }
       return events;
+    }
+  }
+
+  static final class InventoryFormat implements RecordFormat<BmcInventory> {
+    @Override
+    public int version() {
+      return 1;
+    }
+
+    @Override
+    public void write(BmcInventory inventory, DataOutputStream out) throws IOException {
+      List<BmcInventory.Component> parts = inventory.components();
+      int n = Math.min(parts.size(), MAX_COMPONENTS);
+      out.writeInt(n);
+      for (BmcInventory.Component c : parts.subList(0, n)) {
+        out.writeUTF(c.kind().name());
+        out.writeUTF(c.id());
+        out.writeUTF(c.name());
+        out.writeUTF(c.manufacturer());
+        out.writeUTF(c.model());
+        out.writeUTF(c.serial());
+        Map<String, String> details = new TreeMap<>(c.details());
+        out.writeInt(details.size());
+        for (Map.Entry<String, String> d : details.entrySet()) {
+          out.writeUTF(d.getKey());
+          out.writeUTF(d.getValue());
+        }
+      }
+    }
+
+    @Override
+    public BmcInventory read(int version, DataInputStream in) throws IOException {
+      if (version != 1) {
+        throw Records.unknownVersion("machine inventory", version, 1);
+      }
+      int n = in.readInt();
+      if (n < 0 || n > MAX_COMPONENTS) {
+        throw new IOException("an inventory of " + n + " components");
+      }
+      List<BmcInventory.Component> parts = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        BmcInventory.Kind kind = BmcInventory.Kind.valueOf(in.readUTF());
+        String id = in.readUTF();
+        String name = in.readUTF();
+        String manufacturer = in.readUTF();
+        String model = in.readUTF();
+        String serial = in.readUTF();
+        int d = in.readInt();
+        if (d < 0 || d > MAX_LIST) {
+          throw new IOException("a component with " + d + " details");
+        }
+        Map<String, String> details = new TreeMap<>();
+        for (int j = 0; j < d; j++) {
+          details.put(in.readUTF(), in.readUTF());
+        }
+        parts.add(new BmcInventory.Component(kind, id, name, manufacturer, model, serial, details));
+      }
+      return new BmcInventory(parts);
     }
   }
 

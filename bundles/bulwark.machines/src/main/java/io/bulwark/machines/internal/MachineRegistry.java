@@ -176,6 +176,25 @@ public final class MachineRegistry implements MachineService {
 
   // ---- reading the BMCs ----
 
+  @Override
+  public List<io.bulwark.api.machine.MachineReadings> readings() {
+    List<io.bulwark.api.machine.MachineReadings> out = new ArrayList<>();
+    for (Machine m : machines()) {
+      BmcWork.Poll p = polls.get(m.id());
+      if (p != null) {
+        out.add(
+            new io.bulwark.api.machine.MachineReadings(
+                m.id(), m.hostname(), m.node(), p.atMillis(), p.error(), p.sensors(), p.events()));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<io.bulwark.api.bmc.BmcInventory> inventory(MachineId id) {
+    return Optional.ofNullable(store.read(r -> r.map(MachineFormats.INVENTORY).get(id.value())));
+  }
+
   /** Returns what the last read of the machine's BMC gave, if it was read since start. */
   Optional<BmcWork.Poll> lastPoll(MachineId id) {
     return Optional.ofNullable(polls.get(id));
@@ -429,6 +448,16 @@ public final class MachineRegistry implements MachineService {
             : op.apiName() + " failed";
     String reason = outcome.error().isEmpty() ? outcome.done() : outcome.error();
     save(m, after, result, BULWARK, reason);
+    if (outcome.inventory() != null) {
+      io.bulwark.api.bmc.BmcInventory found = outcome.inventory();
+      store.write(
+          "record the hardware inventory of machine " + id,
+          WritePriority.ROUTINE,
+          w -> {
+            w.map(MachineFormats.INVENTORY).put(id.value(), found);
+            return null;
+          });
+    }
     if (!outcome.error().isEmpty()) {
       LOG.log(Level.WARNING, "Machine {0}: {1}", id, outcome.error());
     }
@@ -767,11 +796,13 @@ public final class MachineRegistry implements MachineService {
         w -> {
           w.map(MachineFormats.MACHINES).remove(m.id().value());
           w.map(MachineFormats.HISTORY).remove(m.id().value());
+          w.map(MachineFormats.INVENTORY).remove(m.id().value());
           return null;
         });
     if (m.bmc() != null) {
       secrets.remove(m.bmc().credentialRef());
     }
+    polls.remove(m.id());
     changed(m.id(), null);
     LOG.log(Level.INFO, "Machine {0} deleted by {1}: {2}", m.id(), by, why);
   }

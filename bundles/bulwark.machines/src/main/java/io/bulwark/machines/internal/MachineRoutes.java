@@ -3,6 +3,7 @@ package io.bulwark.machines.internal;
 import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.bmc.BmcInventory;
 import io.bulwark.api.bmc.BmcLogEntry;
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
@@ -73,6 +74,7 @@ public final class MachineRoutes implements RouteContributor {
         ApiRoute.get("/api/v1/machines/:machine", any, this::detail),
         ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
         ApiRoute.get("/api/v1/machines/:machine/sensors", any, this::sensors),
+        ApiRoute.get("/api/v1/machines/:machine/inventory", any, this::inventory),
         ApiRoute.post("/api/v1/machines/:machine/pin-certificate", admin, this::pin),
         ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
         ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
@@ -161,6 +163,30 @@ public final class MachineRoutes implements RouteContributor {
                     .put("sensors", new JsonArray())
                     .put("events", new JsonArray()));
     ApiRequest.json(ctx, answer);
+  }
+
+  void inventory(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    JsonArray parts = new JsonArray();
+    machines
+        .inventory(m.id())
+        .ifPresent(
+            inventory -> {
+              for (BmcInventory.Component c : inventory.components()) {
+                JsonObject details = new JsonObject();
+                new java.util.TreeMap<>(c.details()).forEach(details::put);
+                parts.add(
+                    new JsonObject()
+                        .put("kind", c.kind().name().toLowerCase(Locale.ROOT))
+                        .put("id", c.id())
+                        .put("name", c.name())
+                        .put("manufacturer", c.manufacturer())
+                        .put("model", c.model())
+                        .put("serial", c.serial())
+                        .put("details", details));
+              }
+            });
+    ApiRequest.json(ctx, new JsonObject().put("machine", m.id().value()).put("components", parts));
   }
 
   private static Double finite(double v) {
