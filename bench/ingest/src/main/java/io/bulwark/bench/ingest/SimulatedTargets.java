@@ -81,7 +81,7 @@ final class SimulatedTargets implements AutoCloseable {
                     g == 0 ? scenario : "none",
                     "seed",
                     SEED + g));
-        simulators.add(new FleetSimulator(vertx, config));
+        simulators.add(new FleetSimulator(vertx, null, config));
         entries.addAll(new JsonArray(Files.readString(own, StandardCharsets.UTF_8)));
       }
     } catch (IOException | RuntimeException e) {

@@ -10,8 +10,9 @@ import java.util.Optional;
  * Serves each simulated node's dcgm-exporter page at {@code GET /nodes/{node}/metrics}, rendered
  * for the moment of the request. A node under a {@code telemetry-stale} fault does not answer: it
  * closes the connection, or (mode {@code hang}) leaves the request open, past any scrape timeout,
- * until the scraper gives up or {@link #HANG_MILLIS} pass. Called on the event loop; a page for 8
- * GPUs renders in tens of microseconds.
+ * until the scraper gives up or {@link #HANG_MILLIS} pass. A node whose simulated BMC has powered
+ * it off does not answer either. Called on the event loop; a page for 8 GPUs renders in tens of
+ * microseconds.
  */
 final class NodePages {
   static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
@@ -21,10 +22,17 @@ final class NodePages {
 
   private final SimulatedFleet fleet;
   private final Clock clock;
+  private final java.util.function.Predicate<String> poweredOff;
 
   NodePages(SimulatedFleet fleet, Clock clock) {
+    this(fleet, clock, node -> false);
+  }
+
+  /** Serves the pages; a node {@code poweredOff} says is off (its BMC's power) does not answer. */
+  NodePages(SimulatedFleet fleet, Clock clock, java.util.function.Predicate<String> poweredOff) {
     this.fleet = fleet;
     this.clock = clock;
+    this.poweredOff = poweredOff;
   }
 
   void mount(Router router) {
@@ -34,6 +42,10 @@ final class NodePages {
   private void page(RoutingContext ctx) {
     String node = ctx.pathParam("node");
     long now = clock.millis();
+    if (poweredOff.test(node)) {
+      ctx.request().connection().close(); // a machine that is off serves no exporter
+      return;
+    }
     Optional<Fault> silent = fleet.silence(node, now);
     if (silent.isPresent()) {
       HttpConnection connection = ctx.request().connection();

@@ -59,4 +59,13 @@ public @interface SimulatorConfig {
       description =
           "Seed of the simulated noise and fault placement; the same seed gives the same fleet.")
   long seed() default 42;
+
+  @AttributeDefinition(
+      name = "BMCs",
+      description =
+          "How many nodes (the first ones) have a simulated Redfish BMC, 0 to 4096: each listens"
+              + " on an address of its own in 127.0.0.0/8 (127.0.2.1 for the first node) on the"
+              + " simulator's port, over HTTPS with the appliance's certificate, and is added as a"
+              + " machine. Needs a loopback bind address.")
+  int bmcs() default 64;
 }

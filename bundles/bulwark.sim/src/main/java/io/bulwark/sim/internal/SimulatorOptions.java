@@ -9,6 +9,7 @@ import java.util.Objects;
  * The validated, immutable form of {@link SimulatorConfig}. Used by the fleet simulator.
  *
  * @param fileSd where the Prometheus file_sd targets are written
+ * @param bmcs how many of the nodes (the first ones) have a simulated BMC
  */
 record SimulatorOptions(
     boolean enabled,
@@ -19,7 +20,8 @@ record SimulatorOptions(
     int gpusPerNode,
     String nodePrefix,
     Scenario scenario,
-    long seed) {
+    long seed,
+    int bmcs) {
 
   static final int MAX_NODES = 4096;
   static final int MAX_GPUS_PER_NODE = 16;
@@ -43,6 +45,9 @@ record SimulatorOptions(
     if (gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE) {
       throw new IllegalArgumentException(
           "gpusPerNode must be 1 to " + MAX_GPUS_PER_NODE + ", was " + gpusPerNode);
+    }
+    if (bmcs < 0 || bmcs > MAX_NODES) {
+      throw new IllegalArgumentException("bmcs must be 0 to " + MAX_NODES + ", was " + bmcs);
     }
     if (nodePrefix == null || nodePrefix.length() > 200 || !NodeId.isValid(nodePrefix + "0")) {
       throw new IllegalArgumentException(
@@ -68,7 +73,8 @@ record SimulatorOptions(
         config.gpusPerNode(),
         config.nodePrefix(),
         Scenario.parse(config.scenario()),
-        config.seed());
+        config.seed(),
+        config.bmcs());
   }
 
   private static Path path(String value) {

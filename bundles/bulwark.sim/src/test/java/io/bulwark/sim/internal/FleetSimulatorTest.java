@@ -284,6 +284,7 @@ class FleetSimulatorTest {
     simulator =
         new FleetSimulator(
             vertx,
+            null,
             TestConfigs.simulator(
                 Map.of(
                     "port",
@@ -314,7 +315,8 @@ class FleetSimulatorTest {
         4,
         "gpu-node-",
         scenario,
-        42);
+        42,
+        0);
   }
 
   private String url(String path) {

@@ -191,10 +191,26 @@ public final class TestCertificates {
   }
 
   /**
-   * A JDK server TLS context with the server certificate (and the CA after it) and its key, for a
-   * test server that a client reaches on loopback.
+   * Returns a server TLS context of the JDK's own provider (SunJSSE) with the server certificate
+   * and key, for test servers that take an {@link SSLContext}.
    */
   public SSLContext serverSslContext() {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS", "SunJSSE");
+      context.init(serverKeyManagers().getKeyManagers(), null, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Could not build the test server's TLS context", e);
+    }
+  }
+
+  /**
+   * Returns key managers (SunJSSE's) holding the server certificate, its chain and key, for test
+   * servers that build their own context, such as Vert.x with {@code KeyCertOptions.wrap}.
+   *
+   * @since 1.1
+   */
+  public javax.net.ssl.KeyManagerFactory serverKeyManagers() {
     try {
       String pem = Files.readString(serverKeyPem());
       String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
@@ -216,12 +232,45 @@ public final class TestCertificates {
       javax.net.ssl.KeyManagerFactory factory =
           javax.net.ssl.KeyManagerFactory.getInstance("SunX509", "SunJSSE");
       factory.init(keys, none);
-      SSLContext context = SSLContext.getInstance("TLS", "SunJSSE");
-      context.init(factory.getKeyManagers(), null, null);
-      return context;
+      return factory;
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException(
           "Could not build a server TLS context from " + serverKeyPem() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Returns key managers of the FIPS providers (the key in BCFIPS, a BCFKS key store, BCJSSE's PKIX
+   * factory) holding the server certificate, its chain and key: for test servers in a JVM where
+   * {@link io.bulwark.testing.FipsProviders} made BCJSSE the default TLS provider, as the appliance
+   * serves its own listeners. Needs bc-fips and bctls-fips on the class path.
+   *
+   * @since 1.1
+   */
+  public javax.net.ssl.KeyManagerFactory serverKeyManagersFips() {
+    try {
+      String pem = Files.readString(serverKeyPem());
+      String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
+      java.security.PrivateKey key =
+          java.security.KeyFactory.getInstance("EC", "BCFIPS")
+              .generatePrivate(
+                  new java.security.spec.PKCS8EncodedKeySpec(
+                      java.util.Base64.getDecoder().decode(base64)));
+      KeyStore keys = KeyStore.getInstance("BCFKS", "BCFIPS");
+      keys.load(null, null);
+      char[] secret = "test-key-store-password".toCharArray();
+      keys.setKeyEntry(
+          "server",
+          key,
+          secret,
+          new java.security.cert.Certificate[] {serverCertificate(), caCertificate()});
+      javax.net.ssl.KeyManagerFactory factory =
+          javax.net.ssl.KeyManagerFactory.getInstance("PKIX", "BCJSSE");
+      factory.init(keys, secret);
+      return factory;
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalStateException(
+          "Could not build FIPS key managers from " + serverKeyPem() + ": " + e.getMessage(), e);
     }
   }
 

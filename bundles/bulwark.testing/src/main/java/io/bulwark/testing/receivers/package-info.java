@@ -6,7 +6,7 @@
  * what it receives there, and hands it back to the test as text.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.testing.receivers;
 
 import org.osgi.annotation.bundle.Export;
