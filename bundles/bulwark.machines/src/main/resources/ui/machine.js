@@ -1,9 +1,11 @@
 // A machine's page: its state with the reason and since when, power and BMC, the operations its state allows
 // now (the destructive ones ask twice), the next boot, the BMC certificate waiting for an admin's approval, and
-// the history of every change: who, why, from, to. While a BMC operation is pending the page follows it.
+// the history of every change: who, why, from, to; the BMC's sensors now and as charts over the last hours, its
+// event log, and the hardware inventory its last probe read. While a BMC operation is pending the page follows it.
 
 import { getJson, send } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
+import { lineChart } from '/js/chart.js';
 import { absolute, relative } from '/js/format.js';
 import { clearProblem, confirmButton, showProblem } from '/js/problems.js';
 import { stateBadge, bmcBadge, POWER_LABEL } from '/ui/bulwark.machines/states.js';
@@ -26,6 +28,10 @@ export function mount(root, params, navigate, session) {
   const historyHost = h('div', { class: 'table-wrap' });
   const sensorsHost = h('div', { class: 'table-wrap', id: 'machine-sensors' });
   const eventsHost = h('div', { class: 'table-wrap', id: 'machine-events' });
+  const chartsHost = h('div', { class: 'chart-grid', id: 'machine-sensor-charts' });
+  const inventoryHost = h('div', { class: 'table-wrap', id: 'machine-inventory' });
+  const windowSelect = h('select', { id: 'machine-sensor-window', 'aria-label': 'Sensor chart window', onchange: () => refresh() },
+    [[60, 'last hour'], [360, 'last 6 hours'], [1440, 'last 24 hours']].map(([v, l]) => h('option', { value: v }, l)));
   let timer = null;
 
   replace(root,
@@ -35,7 +41,10 @@ export function mount(root, params, navigate, session) {
     canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
       h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
     h('section', { class: 'panel' }, h('h2', {}, 'BMC sensors'), sensorsHost),
+    h('section', { class: 'panel' }, h('div', { class: 'page-head' }, h('h2', {}, 'BMC sensors over time'),
+      h('label', { class: 'window' }, 'Window ', windowSelect)), chartsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'BMC event log'), eventsHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Hardware inventory'), inventoryHost),
     h('section', { class: 'panel' }, h('h2', {}, 'History'), historyHost));
 
   function renderSensors(r) {
@@ -57,6 +66,35 @@ export function mount(root, params, navigate, session) {
           h('td', { class: 'nowrap' }, e.created ? absolute(e.created) : '–'), h('td', {}, e.severity),
           h('td', {}, e.message), h('td', {}, e.sensorType || '–')))))
       : h('p', { class: 'muted' }, 'No entries read.'));
+  }
+
+  // One small chart per sensor, grouped by kind, temperatures first.
+  const KIND_ORDER = ['temperature', 'fan', 'power', 'power-supply', 'voltage', 'other'];
+  function renderCharts(r) {
+    const series = [...r.series].filter((x) => x.points.length)
+      .sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+    replace(chartsHost, series.length
+      ? series.map((x) => {
+        const unit = x.unit === 'Cel' ? '°C' : x.unit;
+        return h('section', { class: 'metric-chart', data: { metric: x.metric, kind: x.kind } },
+          h('h3', {}, `${x.name} (${unit})`),
+          lineChart({ points: x.points, from: r.from, to: r.to, unit, digits: x.unit === 'V' ? 2 : 0, label: `${x.name} of ${id}` }));
+      })
+      : h('p', { class: 'muted' }, r.node
+        ? 'No readings in this window yet: the BMC is read every minute by default.'
+        : 'Charts show once the machine is linked to its GPU node (by host name) and its BMC has been read.'));
+  }
+
+  const KIND_LABEL = { cpu: 'CPU', gpu: 'GPU', memory: 'Memory', pcie: 'PCIe device', drive: 'Drive', nic: 'Network port', firmware: 'Firmware' };
+  function renderInventory(r) {
+    replace(inventoryHost, r.components.length
+      ? h('table', { class: 'table' },
+        h('thead', {}, h('tr', {}, ['Kind', 'Id', 'Name', 'Manufacturer', 'Model', 'Serial', 'Details'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, r.components.map((c) => h('tr', { data: { kind: c.kind } },
+          h('td', {}, KIND_LABEL[c.kind] || c.kind), h('td', { class: 'mono' }, c.id), h('td', {}, c.name || '–'),
+          h('td', {}, c.manufacturer || '–'), h('td', {}, c.model || '–'), h('td', { class: 'mono small' }, c.serial || '–'),
+          h('td', { class: 'small' }, Object.entries(c.details).map(([k, v]) => `${k} ${v}`).join(' · ') || '–')))))
+      : h('p', { class: 'muted' }, 'Not read yet: a probe of the BMC reads the inventory.'));
   }
 
   async function act(op, body) {
@@ -148,9 +186,12 @@ export function mount(root, params, navigate, session) {
   async function refresh() {
     try {
       const base = `machines/${encodeURIComponent(id)}`;
-      const [m, h2, sensors] = await Promise.all([getJson(base), getJson(`${base}/history`), getJson(`${base}/sensors`)]);
+      const [m, h2, sensors, charts, inventory] = await Promise.all([getJson(base), getJson(`${base}/history`),
+        getJson(`${base}/sensors`), getJson(`${base}/sensors/history?minutes=${windowSelect.value}`), getJson(`${base}/inventory`)]);
       render(m, h2.history);
       renderSensors(sensors);
+      renderCharts(charts);
+      renderInventory(inventory);
     } catch (e) {
       showProblem(error, e);
     }

@@ -6,6 +6,7 @@ import io.bulwark.api.bmc.BootDevice;
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.machine.BmcEndpoint;
+import io.bulwark.api.machine.BmcProtocol;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineEvent;
 import io.bulwark.api.machine.MachineId;
@@ -70,7 +71,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = MachinesConfig.class)
 public final class MachineRegistry implements MachineService {
   static final int SWEEP_SECONDS = 10;
-  static final int BMC_THREADS = 32;
+  static final int BMC_THREADS = 64;
   static final int EVENT_LOG_ENTRIES = 50;
   static final String BULWARK = "bulwark";
   private static final System.Logger LOG = System.getLogger(MachineRegistry.class.getName());
@@ -103,7 +104,7 @@ public final class MachineRegistry implements MachineService {
   @Activate
   public MachineRegistry(
       @Reference RecordStore store, @Reference SecretStore secrets, MachinesConfig config) {
-    this(store, secrets, timeouts(config), Clock.systemUTC());
+    this(store, secrets, timeouts(config), Clock.systemUTC(), threads(config.bmcThreads()));
     failInterrupted();
     sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -127,11 +128,28 @@ public final class MachineRegistry implements MachineService {
 
   MachineRegistry(
       RecordStore store, SecretStore secrets, Map<MachineState, Duration> timeouts, Clock clock) {
+    this(store, secrets, timeouts, clock, BMC_THREADS);
+  }
+
+  MachineRegistry(
+      RecordStore store,
+      SecretStore secrets,
+      Map<MachineState, Duration> timeouts,
+      Clock clock,
+      int bmcThreads) {
     this.store = store;
     this.secrets = secrets;
     this.timeouts = new EnumMap<>(timeouts);
     this.clock = clock;
-    this.bmc = new BmcWork(secrets, BMC_THREADS);
+    this.bmc = new BmcWork(secrets, bmcThreads);
+  }
+
+  private static int threads(int n) {
+    if (n < 4 || n > 1024) {
+      throw new IllegalArgumentException(
+          "bmcThreads of io.bulwark.machines must be between 4 and 1024, got " + n);
+    }
+    return n;
   }
 
   @Reference(
@@ -201,14 +219,15 @@ public final class MachineRegistry implements MachineService {
   }
 
   /**
-   * Reads every pinned BMC that has no operation under way and is not resting after failures (in
-   * the background, at most two requests at a time per BMC); returns how many reads were started.
+   * Reads every BMC that has no operation under way, is pinned (protocols with certificates) and is
+   * not resting after failures (in the background, at most two requests at a time per BMC); returns
+   * how many reads were started.
    */
   int pollAll() {
     int started = 0;
     for (Machine m : machines()) {
       if (m.bmc() == null
-          || m.bmc().pinnedSha256().isEmpty()
+          || (m.bmc().protocol() == BmcProtocol.REDFISH && m.bmc().pinnedSha256().isEmpty())
           || !m.pending().isEmpty()
           || bmc.driver(m.bmc().protocol()).isEmpty()
           || bmc.resting(m)) {

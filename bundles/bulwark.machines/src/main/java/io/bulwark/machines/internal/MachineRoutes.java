@@ -16,6 +16,9 @@ import io.bulwark.api.machine.MachineState;
 import io.bulwark.api.machine.NewMachine;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.telemetry.SampleWindow;
+import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.web.api.ApiJson;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
@@ -36,6 +39,8 @@ import java.util.TreeSet;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * The machines API: {@code GET /api/v1/machines} (filters {@code state}, {@code rack}, {@code tag},
@@ -48,8 +53,25 @@ import org.osgi.service.component.annotations.Reference;
 public final class MachineRoutes implements RouteContributor {
   static final int MAX_REASON = 500;
 
+  static final int MAX_HISTORY_MINUTES = 1_440;
+
   private final MachineRegistry machines;
   private final AuditLog audit;
+  private volatile TelemetryQuery telemetry;
+
+  @Reference(
+      service = TelemetryQuery.class,
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindTelemetry(TelemetryQuery t) {
+    telemetry = t;
+  }
+
+  void unbindTelemetry(TelemetryQuery t) {
+    if (telemetry == t) {
+      telemetry = null;
+    }
+  }
 
   @Activate
   public MachineRoutes(@Reference MachineRegistry machines, @Reference AuditLog audit) {
@@ -75,6 +97,7 @@ public final class MachineRoutes implements RouteContributor {
         ApiRoute.get("/api/v1/machines/:machine/history", any, this::history),
         ApiRoute.get("/api/v1/machines/:machine/sensors", any, this::sensors),
         ApiRoute.get("/api/v1/machines/:machine/inventory", any, this::inventory),
+        ApiRoute.get("/api/v1/machines/:machine/sensors/history", any, this::sensorHistory),
         ApiRoute.post("/api/v1/machines/:machine/pin-certificate", admin, this::pin),
         ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
         ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
@@ -163,6 +186,63 @@ public final class MachineRoutes implements RouteContributor {
                     .put("sensors", new JsonArray())
                     .put("events", new JsonArray()));
     ApiRequest.json(ctx, answer);
+  }
+
+  /**
+   * The machine's BMC sensors over the last {@code minutes} (1 to 1440, default 60), from the
+   * telemetry series they are kept in on the machine's GPU node: one series per sensor of the
+   * latest read, with its name, kind and unit.
+   */
+  void sensorHistory(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    int minutes = minutes(ctx.queryParams().get("minutes"));
+    long to = System.currentTimeMillis();
+    long from = to - minutes * 60_000L;
+    JsonArray series = new JsonArray();
+    TelemetryQuery t = telemetry;
+    var poll = machines.lastPoll(m.id());
+    if (t != null && m.node() != null && poll.isPresent()) {
+      for (BmcSensor s : poll.get().sensors()) {
+        String metric = MachineRegistry.sensorMetric(s);
+        SampleWindow w = t.window(SeriesId.of(m.node(), SeriesId.NODE_LEVEL, metric), from);
+        JsonArray points = new JsonArray();
+        for (int i = 0; i < w.size(); i++) {
+          points.add(new JsonArray().add(w.timestamp(i)).add(w.value(i)));
+        }
+        series.add(
+            new JsonObject()
+                .put("metric", metric)
+                .put("name", s.name())
+                .put("kind", s.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .put("unit", s.unit())
+                .put("points", points));
+      }
+    }
+    ApiRequest.json(
+        ctx,
+        new JsonObject()
+            .put("machine", m.id().value())
+            .put("node", m.node() == null ? null : m.node().value())
+            .put("from", from)
+            .put("to", to)
+            .put("series", series));
+  }
+
+  private static int minutes(String text) {
+    if (text == null || text.isBlank()) {
+      return 60;
+    }
+    try {
+      int n = Integer.parseInt(text.strip());
+      if (n >= 1 && n <= MAX_HISTORY_MINUTES) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw ApiProblem.invalidParameter(
+        "minutes",
+        "minutes must be a whole number from 1 to " + MAX_HISTORY_MINUTES + ", was " + text);
   }
 
   void inventory(RoutingContext ctx) {

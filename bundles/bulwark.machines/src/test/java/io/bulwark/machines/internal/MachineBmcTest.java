@@ -286,4 +286,106 @@ class MachineBmcTest {
       assertThat(r.allowed(id)).contains(MachineOperation.PROBE, MachineOperation.POWER_CYCLE);
     }
   }
+
+  /**
+   * A BMC driver for IPMI that answers from memory (the IPMI driver itself is tested against
+   * ipmi_sim in its bundle; here only what the registry does with a protocol without certificates
+   * is tested).
+   */
+  private static final class MemoryIpmiDriver implements io.bulwark.api.bmc.BmcDriver {
+    final java.util.concurrent.atomic.AtomicInteger connects =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public BmcProtocol protocol() {
+      return BmcProtocol.IPMI;
+    }
+
+    @Override
+    public String presentedFingerprint(BmcEndpoint endpoint) {
+      return "";
+    }
+
+    @Override
+    public io.bulwark.api.bmc.BmcConnection connect(
+        BmcEndpoint endpoint, io.bulwark.api.bmc.BmcCredentials credentials) {
+      connects.incrementAndGet();
+      return new io.bulwark.api.bmc.BmcConnection() {
+        @Override
+        public io.bulwark.api.bmc.BmcIdentity identity() {
+          return new io.bulwark.api.bmc.BmcIdentity("Acme", "X1", "S1", "", "");
+        }
+
+        @Override
+        public PowerState power() {
+          return PowerState.ON;
+        }
+
+        @Override
+        public void power(io.bulwark.api.bmc.PowerAction action) {}
+
+        @Override
+        public void setNextBoot(BootDevice device, boolean once) {}
+
+        @Override
+        public List<io.bulwark.api.bmc.BmcSensor> sensors() {
+          return List.of(
+              new io.bulwark.api.bmc.BmcSensor(
+                  "FAN1",
+                  io.bulwark.api.bmc.BmcSensor.Kind.FAN,
+                  0,
+                  "RPM",
+                  "Critical",
+                  500,
+                  Double.NaN));
+        }
+
+        @Override
+        public List<io.bulwark.api.bmc.BmcLogEntry> eventLog(int max) {
+          return List.of();
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  @Test
+  void anIpmiMachineHasNothingToPinAndIsReadAtOnceItsReadingsGoToTheDetectors() throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      MemoryIpmiDriver ipmi = new MemoryIpmiDriver();
+      r.bindDriver(ipmi);
+      MachineId id =
+          r.add(
+                  new NewMachine(
+                      MachineId.of("old-1"),
+                      "old-1",
+                      List.of(),
+                      new BmcEndpoint(BmcProtocol.IPMI, "127.0.0.1", 623, "", ""),
+                      "",
+                      "",
+                      Set.of(),
+                      null),
+                  "admin",
+                  "pw-ipmi-1".toCharArray(),
+                  "admin")
+              .id();
+
+      r.operate(id, MachineOperation.PROBE, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      assertThat(r.machine(id).orElseThrow().presentedSha256()).isEmpty();
+      assertThat(r.history(id, 10).get(r.history(id, 10).size() - 1).reason())
+          .contains("probed: Acme X1, serial S1")
+          .contains("no hardware inventory from this BMC");
+
+      assertThat(r.pollAll()).as("read without a pin").isEqualTo(1);
+      await(() -> !r.readings().isEmpty());
+      var readings = r.readings().get(0);
+      assertThat(readings.machine()).isEqualTo(id);
+      assertThat(readings.sensors()).extracting(s -> s.name()).containsExactly("FAN1");
+      assertThat(readings.findingNode().value()).isEqualTo("old-1");
+    }
+  }
 }
