@@ -59,7 +59,18 @@ final class BmcWork {
       java.util.List<io.bulwark.api.bmc.BmcLogEntry> events,
       String error,
       boolean retryable,
-      long atMillis) {}
+      long atMillis,
+      io.bulwark.api.bmc.BmcInventory inventory) {
+    Poll(
+        PowerState power,
+        java.util.List<io.bulwark.api.bmc.BmcSensor> sensors,
+        java.util.List<io.bulwark.api.bmc.BmcLogEntry> events,
+        String error,
+        boolean retryable,
+        long atMillis) {
+      this(power, sensors, events, error, retryable, atMillis, null);
+    }
+  }
 
   /** Consecutive failures after which a BMC is left alone for {@link #OPEN_FOR}. */
   static final int TRIP_AFTER = 3;
@@ -97,6 +108,11 @@ final class BmcWork {
    * done}.
    */
   void poll(Machine m, int events, Consumer<Poll> done) {
+    poll(m, events, false, done);
+  }
+
+  /** As {@link #poll(Machine, int, Consumer)}, also reading the hardware inventory if asked. */
+  void poll(Machine m, int events, boolean inventory, Consumer<Poll> done) {
     pool.execute(
         () -> {
           Semaphore gate = permits.computeIfAbsent(key(m), k -> new Semaphore(PER_BMC));
@@ -105,7 +121,7 @@ final class BmcWork {
           }
           Poll poll;
           try {
-            poll = read(m, events);
+            poll = read(m, events, inventory);
           } finally {
             gate.release();
           }
@@ -114,7 +130,7 @@ final class BmcWork {
         });
   }
 
-  private Poll read(Machine m, int events) {
+  private Poll read(Machine m, int events, boolean withInventory) {
     BmcDriver driver = drivers.get(m.bmc().protocol());
     long now = System.currentTimeMillis();
     if (driver == null) {
@@ -128,7 +144,18 @@ final class BmcWork {
     }
     try (BmcCredentials credentials = credentials(m);
         BmcConnection c = driver.connect(m.bmc(), credentials)) {
-      return new Poll(c.power(), c.sensors(), c.eventLog(events), "", false, now);
+      io.bulwark.api.bmc.BmcInventory inventory = null;
+      if (withInventory) {
+        try {
+          inventory = c.inventory();
+        } catch (BmcException e) {
+          if (e.retryable()) {
+            throw e;
+          }
+          // UNSUPPORTED or unreadable: the machine has no inventory until a probe reads one
+        }
+      }
+      return new Poll(c.power(), c.sensors(), c.eventLog(events), "", false, now, inventory);
     } catch (BmcException e) {
       return new Poll(
           PowerState.UNKNOWN,

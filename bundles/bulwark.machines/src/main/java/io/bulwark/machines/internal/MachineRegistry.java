@@ -256,7 +256,20 @@ public final class MachineRegistry implements MachineService {
   private synchronized void polled(MachineId id, BmcWork.Poll poll) {
     polls.put(id, poll);
     Optional<Machine> now = machine(id);
-    if (now.isEmpty() || !now.get().pending().isEmpty()) {
+    if (now.isEmpty()) {
+      return;
+    }
+    if (poll.inventory() != null) {
+      io.bulwark.api.bmc.BmcInventory found = poll.inventory();
+      store.write(
+          "record the hardware inventory of machine " + id,
+          WritePriority.ROUTINE,
+          w -> {
+            w.map(MachineFormats.INVENTORY).put(id.value(), found);
+            return null;
+          });
+    }
+    if (!now.get().pending().isEmpty()) {
       return;
     }
     Machine m = now.get();
@@ -510,9 +523,10 @@ public final class MachineRegistry implements MachineService {
     }
     Machine pinned = m.withBmc(m.bmc().pinned(sha256)).withBmcStatus(m.power(), "", "");
     Machine saved = save(m, pinned, "pin-certificate", by, "pinned SHA-256 " + sha256);
-    // Read it at once, so its power and sensors show without waiting for the next round.
+    // Read it at once, with its hardware inventory, so its power, sensors and hardware show
+    // without waiting for the next round or another probe.
     if (bmc.driver(saved.bmc().protocol()).isPresent()) {
-      bmc.poll(saved, EVENT_LOG_ENTRIES, poll -> polled(saved.id(), poll));
+      bmc.poll(saved, EVENT_LOG_ENTRIES, true, poll -> polled(saved.id(), poll));
     }
     return saved;
   }

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_SIM_PORT</td><td>io.bulwark.sim port</td></tr>
  *   <tr><td>BULWARK_SIM_NODES</td><td>io.bulwark.sim nodes: how many nodes the demo simulates</td></tr>
  *   <tr><td>BULWARK_SIM_SCENARIO</td><td>io.bulwark.sim scenario: demo or none</td></tr>
+ *   <tr><td>BULWARK_SIM_BMCS</td><td>io.bulwark.sim bmcs: how many simulated nodes have a BMC (0: none)</td></tr>
  *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
  *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
  *   <tr><td>BULWARK_AUDIT_MAX_BYTES</td><td>io.bulwark.audit maxBytes: bytes, or with K, M, G or T
@@ -129,6 +130,14 @@ final class EnvironmentSettings {
     String simNodes = value(env, "BULWARK_SIM_NODES");
     if (simNodes != null) {
       put(o, SIM_PID, "nodes", count("BULWARK_SIM_NODES", simNodes, MAX_SIM_NODES));
+    }
+    String simBmcs = value(env, "BULWARK_SIM_BMCS");
+    if (simBmcs != null) {
+      put(
+          o,
+          SIM_PID,
+          "bmcs",
+          simBmcs.equals("0") ? 0 : count("BULWARK_SIM_BMCS", simBmcs, MAX_SIM_NODES));
     }
     String scenario = value(env, "BULWARK_SIM_SCENARIO");
     if (scenario != null) {

@@ -55,6 +55,22 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void theSimulatedBmcsAreNoneOrAWholeNumberWithinTheSimulatorsLimit() {
+    assertThat(
+            EnvironmentSettings.from(Map.of("BULWARK_SIM_BMCS", "0"))
+                .overridesFor("io.bulwark.sim"))
+        .containsEntry("bmcs", 0);
+    assertThat(
+            EnvironmentSettings.from(Map.of("BULWARK_SIM_BMCS", "64"))
+                .overridesFor("io.bulwark.sim"))
+        .containsEntry("bmcs", 64);
+    for (String bad : new String[] {"-1", "4097", "all"}) {
+      assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_SIM_BMCS", bad)))
+          .hasMessageContaining("BULWARK_SIM_BMCS");
+    }
+  }
+
+  @Test
   void theSimulatedFleetSizeIsAWholeNumberWithinTheSimulatorsLimit() {
     assertThat(
             EnvironmentSettings.from(Map.of("BULWARK_SIM_NODES", "2048"))

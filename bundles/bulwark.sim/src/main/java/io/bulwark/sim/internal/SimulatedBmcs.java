@@ -86,7 +86,7 @@ public final class SimulatedBmcs implements AutoCloseable {
   private record Session(String id, String token, AtomicLong lastUsed) {}
 
   private final Vertx vertx;
-  private final Options options;
+  private volatile Options options;
   private final Clock clock;
   private final List<SimulatedBmc> bmcs = new ArrayList<>();
   private final Map<String, SimulatedBmc> byNode = new ConcurrentHashMap<>();
@@ -169,6 +169,20 @@ public final class SimulatedBmcs implements AutoCloseable {
     return "127.0." + (2 + i / 250) + "." + (1 + i % 250);
   }
 
+  /** Changes how slow the BMCs answer and how many requests they leave unanswered, from now on. */
+  public void behave(long minLatencyMillis, long maxLatencyMillis, double hangShare) {
+    Options o = options;
+    options =
+        new Options(
+            o.port(),
+            o.username(),
+            o.password(),
+            minLatencyMillis,
+            maxLatencyMillis,
+            hangShare,
+            o.resetMillis());
+  }
+
   /** Returns where every BMC listens, in node order. */
   public List<Endpoint> endpoints() {
     List<Endpoint> out = new ArrayList<>();
@@ -193,6 +207,7 @@ public final class SimulatedBmcs implements AutoCloseable {
   private void handle(int n, HttpServerRequest request) {
     requests.incrementAndGet();
     request.pause();
+    Options options = this.options;
     long delay;
     boolean hang;
     synchronized (jitter) {
