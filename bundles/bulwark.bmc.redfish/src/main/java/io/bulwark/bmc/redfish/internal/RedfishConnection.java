@@ -358,6 +358,11 @@ final class RedfishConnection implements BmcConnection {
   }
 
   @Override
+  public io.bulwark.api.bmc.BmcInventory inventory() throws BmcException {
+    return new RedfishInventory(client).read(system);
+  }
+
+  @Override
   public void close() {
     if (!sessionLocation.isEmpty()) {
       try {
