@@ -1,5 +1,5 @@
-// Machines: every managed server with its life-cycle state (as MAAS spells it), power, BMC health, rack and
-// owner; a filter, sortable columns, bulk operations with a confirmation that lists the machines, and (admin)
+// Machines: every managed server with its life-cycle state (as MAAS spells it), power, BMC health, the GPUs and
+// open findings of its node, rack and owner; a filter, sortable columns, bulk operations with a confirmation that lists the machines, and (admin)
 // adding a machine with its BMC. The credentials go straight into the sealed secret store.
 
 import { getJson, send } from '/js/api.js';
@@ -12,8 +12,8 @@ const BULK = ['probe', 'power-on', 'power-off', 'power-cycle', 'soft-off', 'comm
   'lock', 'unlock', 'abort'];
 const PAGE = 200;
 const COLUMNS = [
-  ['id', 'Machine'], ['state', 'State'], ['power', 'Power'], ['bmc', 'BMC'], ['rack', 'Rack'], ['owner', 'Owner'],
-  ['since', 'In state since'],
+  ['id', 'Machine'], ['state', 'State'], ['power', 'Power'], ['bmc', 'BMC'], ['gpus', 'GPUs'],
+  ['openFindings', 'Open findings'], ['rack', 'Rack'], ['owner', 'Owner'], ['since', 'In state since'],
 ];
 
 export function mount(root, params, navigate, session) {
@@ -66,6 +66,8 @@ export function mount(root, params, navigate, session) {
       case 'bmc': return m.bmc ? (m.bmc.error ? '0' : '1') : '2';
       case 'since': return m.stateSince;
       case 'owner': return m.owner || '';
+      case 'gpus': return m.gpus === null || m.gpus === undefined ? -1 : m.gpus;
+      case 'openFindings': return m.openFindings || 0;
       default: return m[k] || '';
     }
   }
@@ -85,6 +87,9 @@ export function mount(root, params, navigate, session) {
       h('td', {}, stateBadge(m), m.pending ? h('span', { class: 'muted small' }, ` ${m.pending}…`) : ''),
       h('td', {}, POWER_LABEL[m.power] || m.power),
       h('td', {}, bmcBadge(m)),
+      h('td', { class: 'num' }, m.gpus === null || m.gpus === undefined ? '–' : m.gpus),
+      h('td', { class: 'num', data: { findings: m.openFindings || 0 } }, m.openFindings
+        ? h('a', { href: `#/nodes/${encodeURIComponent(m.node || m.hostname)}` }, m.openFindings) : '0'),
       h('td', {}, m.rack || '–'),
       h('td', { class: 'mono' }, m.owner || '–'),
       h('td', { class: 'nowrap', title: absolute(m.stateSince) }, relative(m.stateSince))))

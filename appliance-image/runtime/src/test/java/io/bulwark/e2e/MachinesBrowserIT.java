@@ -30,6 +30,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class MachinesBrowserIT {
   private static final int MACHINES = 2048;
 
+  /** The demo's own machines: its 4 simulated nodes, each with a simulated Redfish BMC. */
+  private static final int DEMO_MACHINES = 4;
+
   @Test
   void theMachinesPagesListOperateAndFollowABmc() throws Exception {
     Path work = RunningAppliance.workDir("machines-browser");
@@ -51,7 +54,7 @@ class MachinesBrowserIT {
                       .put("port", bmc.port())
                       .put("username", "root")
                       .put("password", "calvin-9")));
-      for (int i = 1; i < MACHINES; i++) {
+      for (int i = 1; i < MACHINES - DEMO_MACHINES; i++) {
         add(
             bulwark,
             new JsonObject()
@@ -108,6 +111,35 @@ class MachinesBrowserIT {
         Files.write(
             dir.resolve("machines-import.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+        // A demo machine's row: the GPUs its node reports.
+        browser.findElement(By.id("machines-search")).sendKeys("gpu-node-001");
+        wait.until(
+            d -> d.findElement(By.id("machines-count")).getText().equals("1 of " + (MACHINES + 2)));
+        // (the list re-renders on machine events: read the cell inside the wait)
+        wait.until(
+            d -> {
+              try {
+                return d
+                    .findElements(By.cssSelector("tr[data-machine='gpu-node-001'] td.num"))
+                    .stream()
+                    .findFirst()
+                    .map(c -> c.getText().equals("8"))
+                    .orElse(false);
+              } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+              }
+            });
+        browser
+            .findElement(By.id("machines-search"))
+            .sendKeys(
+                org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"),
+                org.openqa.selenium.Keys.BACK_SPACE);
+        wait.until(
+            d ->
+                d.findElement(By.id("machines-count"))
+                    .getText()
+                    .equals((MACHINES + 2) + " of " + (MACHINES + 2)));
 
         // Filter by rack, sort by id descending.
         browser.findElement(By.id("machines-search")).sendKeys("r05");
@@ -204,6 +236,36 @@ class MachinesBrowserIT {
             "arguments[0].scrollIntoView()", browser.findElement(By.id("machine-sensors")));
         Files.write(
             dir.resolve("machine-sensors.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+        // A demo machine: its simulated BMC read since the demo pinned it, sensors drawn over
+        // time, the hardware inventory read with the first poll.
+        browser.get(bulwark.baseUrl() + "/#/machine/gpu-node-001");
+        wait.until(
+            d ->
+                !d.findElements(
+                        By.cssSelector(
+                            "#machine-sensor-charts section[data-kind='temperature'] svg"))
+                    .isEmpty());
+        wait.until(
+            d ->
+                d.findElements(By.cssSelector("#machine-inventory tr[data-kind='gpu']")).size()
+                    == 8);
+        assertThat(browser.findElements(By.cssSelector("#machine-inventory tr[data-kind='nic']")))
+            .hasSize(2);
+        assertThat(browser.findElement(By.id("machine-facts")).getText()).contains("Deployed");
+        Files.write(
+            dir.resolve("machine-demo.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        browser.executeScript(
+            "arguments[0].scrollIntoView()", browser.findElement(By.id("machine-sensor-charts")));
+        Files.write(
+            dir.resolve("machine-demo-charts.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        browser.executeScript(
+            "arguments[0].scrollIntoView()", browser.findElement(By.id("machine-inventory")));
+        Files.write(
+            dir.resolve("machine-demo-inventory.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
         // Deleting asks twice and goes back to the list.

@@ -7,6 +7,10 @@ import io.bulwark.api.bmc.BmcInventory;
 import io.bulwark.api.bmc.BmcLogEntry;
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
+import io.bulwark.api.fleet.FleetRepository;
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.FindingQuery;
+import io.bulwark.api.health.HealthService;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineEvent;
 import io.bulwark.api.machine.MachineId;
@@ -54,10 +58,41 @@ public final class MachineRoutes implements RouteContributor {
   static final int MAX_REASON = 500;
 
   static final int MAX_HISTORY_MINUTES = 1_440;
+  static final int MAX_OPEN_FINDINGS = 100_000;
 
   private final MachineRegistry machines;
   private final AuditLog audit;
   private volatile TelemetryQuery telemetry;
+  private volatile FleetRepository fleet;
+  private volatile HealthService health;
+
+  @Reference(
+      service = FleetRepository.class,
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindFleet(FleetRepository f) {
+    fleet = f;
+  }
+
+  void unbindFleet(FleetRepository f) {
+    if (fleet == f) {
+      fleet = null;
+    }
+  }
+
+  @Reference(
+      service = HealthService.class,
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC)
+  void bindHealth(HealthService h) {
+    health = h;
+  }
+
+  void unbindHealth(HealthService h) {
+    if (health == h) {
+      health = null;
+    }
+  }
 
   @Reference(
       service = TelemetryQuery.class,
@@ -108,13 +143,32 @@ public final class MachineRoutes implements RouteContributor {
     String rack = ctx.request().getParam("rack");
     String tag = ctx.request().getParam("tag");
     String power = ctx.request().getParam("power");
+    // The GPUs of each machine's node and its open findings, looked up once for the whole list.
+    Map<NodeId, Integer> gpus = new java.util.HashMap<>();
+    FleetRepository f = fleet;
+    if (f != null) {
+      f.nodes().forEach(n -> gpus.put(n.id(), n.gpus().size()));
+    }
+    Map<NodeId, Integer> open = new java.util.HashMap<>();
+    HealthService h = health;
+    if (h != null) {
+      h.findings(FindingQuery.open().withLimit(MAX_OPEN_FINDINGS))
+          .forEach(x -> open.merge(x.node(), 1, Integer::sum));
+    }
     JsonArray list = new JsonArray();
     for (Machine m : machines.machines()) {
       if ((state == null || m.state() == state)
           && (rack == null || m.rack().equals(rack))
           && (tag == null || m.tags().contains(tag))
           && (power == null || m.power().apiName().equals(power))) {
-        list.add(json(m));
+        NodeId node =
+            m.node() != null
+                ? m.node()
+                : NodeId.isValid(m.hostname()) ? NodeId.of(m.hostname()) : null;
+        list.add(
+            json(m)
+                .put("gpus", node == null ? null : gpus.get(node))
+                .put("openFindings", node == null ? 0 : open.getOrDefault(node, 0)));
       }
     }
     ApiRequest.json(ctx, new JsonObject().put("machines", list).put("count", list.size()));
