@@ -80,8 +80,8 @@ public final class SimulatedBmcs implements AutoCloseable {
     }
   }
 
-  /** Where one simulated BMC listens. */
-  public record Endpoint(String node, String address, int port) {}
+  /** Where one simulated BMC listens, and the MACs of its system's two NICs. */
+  public record Endpoint(String node, String address, int port, List<String> macs) {}
 
   private record Session(String id, String token, AtomicLong lastUsed) {}
 
@@ -187,7 +187,8 @@ public final class SimulatedBmcs implements AutoCloseable {
   public List<Endpoint> endpoints() {
     List<Endpoint> out = new ArrayList<>();
     for (int i = 0; i < bmcs.size(); i++) {
-      out.add(new Endpoint(bmcs.get(i).node(), address(i), port));
+      SimulatedBmc b = bmcs.get(i);
+      out.add(new Endpoint(b.node(), address(i), port, List.of(b.mac(1), b.mac(2))));
     }
     return out;
   }

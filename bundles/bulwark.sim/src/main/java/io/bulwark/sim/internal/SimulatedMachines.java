@@ -78,7 +78,7 @@ public final class SimulatedMachines {
                 new NewMachine(
                     id,
                     e.node(),
-                    List.of(),
+                    e.macs(),
                     new BmcEndpoint(BmcProtocol.REDFISH, e.address(), e.port(), "", ""),
                     "rack-" + (char) ('a' + i / 16 % 26),
                     "hall-1",
