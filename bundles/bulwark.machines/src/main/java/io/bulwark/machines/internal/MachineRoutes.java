@@ -62,51 +62,17 @@ public final class MachineRoutes implements RouteContributor {
 
   private final MachineRegistry machines;
   private final AuditLog audit;
+
+  // Optional and dynamic (DS field references): without them the routes answer with what the
+  // machines bundle itself knows.
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile TelemetryQuery telemetry;
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile FleetRepository fleet;
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile HealthService health;
-
-  @Reference(
-      service = FleetRepository.class,
-      cardinality = ReferenceCardinality.OPTIONAL,
-      policy = ReferencePolicy.DYNAMIC)
-  void bindFleet(FleetRepository f) {
-    fleet = f;
-  }
-
-  void unbindFleet(FleetRepository f) {
-    if (fleet == f) {
-      fleet = null;
-    }
-  }
-
-  @Reference(
-      service = HealthService.class,
-      cardinality = ReferenceCardinality.OPTIONAL,
-      policy = ReferencePolicy.DYNAMIC)
-  void bindHealth(HealthService h) {
-    health = h;
-  }
-
-  void unbindHealth(HealthService h) {
-    if (health == h) {
-      health = null;
-    }
-  }
-
-  @Reference(
-      service = TelemetryQuery.class,
-      cardinality = ReferenceCardinality.OPTIONAL,
-      policy = ReferencePolicy.DYNAMIC)
-  void bindTelemetry(TelemetryQuery t) {
-    telemetry = t;
-  }
-
-  void unbindTelemetry(TelemetryQuery t) {
-    if (telemetry == t) {
-      telemetry = null;
-    }
-  }
 
   @Activate
   public MachineRoutes(@Reference MachineRegistry machines, @Reference AuditLog audit) {

@@ -212,13 +212,7 @@ public final class TestCertificates {
    */
   public javax.net.ssl.KeyManagerFactory serverKeyManagers() {
     try {
-      String pem = Files.readString(serverKeyPem());
-      String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
-      java.security.PrivateKey key =
-          java.security.KeyFactory.getInstance("EC", "SunEC")
-              .generatePrivate(
-                  new java.security.spec.PKCS8EncodedKeySpec(
-                      java.util.Base64.getDecoder().decode(base64)));
+      java.security.PrivateKey key = serverKey("SunEC");
       // The JDK's own providers, named: a test server is not the appliance, and the FIPS module a
       // test may have installed first must not serve its keys.
       KeyStore keys = KeyStore.getInstance("PKCS12", "SUN");
@@ -249,13 +243,7 @@ public final class TestCertificates {
    */
   public javax.net.ssl.KeyManagerFactory serverKeyManagersFips() {
     try {
-      String pem = Files.readString(serverKeyPem());
-      String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
-      java.security.PrivateKey key =
-          java.security.KeyFactory.getInstance("EC", "BCFIPS")
-              .generatePrivate(
-                  new java.security.spec.PKCS8EncodedKeySpec(
-                      java.util.Base64.getDecoder().decode(base64)));
+      java.security.PrivateKey key = serverKey("BCFIPS");
       KeyStore keys = KeyStore.getInstance("BCFKS", "BCFIPS");
       keys.load(null, null);
       char[] secret = "test-key-store-password".toCharArray();
@@ -272,6 +260,17 @@ public final class TestCertificates {
       throw new IllegalStateException(
           "Could not build FIPS key managers from " + serverKeyPem() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Reads the server's PKCS#8 EC key with {@code provider}'s key factory. */
+  private java.security.PrivateKey serverKey(String provider)
+      throws IOException, GeneralSecurityException {
+    String pem = Files.readString(serverKeyPem());
+    String base64 = pem.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
+    return java.security.KeyFactory.getInstance("EC", provider)
+        .generatePrivate(
+            new java.security.spec.PKCS8EncodedKeySpec(
+                java.util.Base64.getDecoder().decode(base64)));
   }
 
   private static X509Certificate read(Path pem) {

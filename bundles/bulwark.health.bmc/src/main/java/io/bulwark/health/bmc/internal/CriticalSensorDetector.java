@@ -2,7 +2,6 @@ package io.bulwark.health.bmc.internal;
 
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.health.Condition;
-import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.machine.MachineReadings;
@@ -10,6 +9,7 @@ import io.bulwark.api.machine.MachineService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -28,11 +28,8 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPid = "io.bulwark.health.bmc.sensor-critical",
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = BmcDetectorConfig.class)
-public final class CriticalSensorDetector implements Detector {
+public final class CriticalSensorDetector extends MachineDetector {
   static final String KIND = "bmc-sensor-critical";
-
-  private final MachineService machines;
-  private final long maxAgeMillis;
 
   @Activate
   public CriticalSensorDetector(@Reference MachineService machines, BmcDetectorConfig config) {
@@ -43,8 +40,7 @@ public final class CriticalSensorDetector implements Detector {
   }
 
   CriticalSensorDetector(MachineService machines, long maxAgeMillis) {
-    this.machines = machines;
-    this.maxAgeMillis = maxAgeMillis;
+    super(machines, maxAgeMillis);
   }
 
   @Override
@@ -53,51 +49,47 @@ public final class CriticalSensorDetector implements Detector {
   }
 
   @Override
-  public List<Condition> evaluate(DetectionContext context) {
-    List<Condition> conditions = new ArrayList<>();
-    for (MachineReadings r : FreshReadings.of(machines, context.nowMillis(), maxAgeMillis)) {
-      List<BmcSensor> critical = new ArrayList<>();
-      for (BmcSensor s : r.sensors()) {
-        if (s.kind() == BmcSensor.Kind.FAN
-            || s.kind() == BmcSensor.Kind.POWER_SUPPLY
-            || InletTemperatureDetector.inlet(s)) {
-          continue;
-        }
-        if (FreshReadings.critical(s) || FreshReadings.pastThreshold(s)) {
-          critical.add(s);
-        }
-      }
-      if (critical.isEmpty()) {
+  Optional<Condition> judge(MachineReadings r, long nowMillis) {
+    List<BmcSensor> critical = new ArrayList<>();
+    for (BmcSensor s : r.sensors()) {
+      if (s.kind() == BmcSensor.Kind.FAN
+          || s.kind() == BmcSensor.Kind.POWER_SUPPLY
+          || InletTemperatureDetector.inlet(s)) {
         continue;
       }
-      Map<String, String> e = FreshReadings.evidence(r);
-      e.put("criticalSensors", Integer.toString(critical.size()));
-      for (int i = 0; i < Math.min(critical.size(), 8); i++) {
-        FreshReadings.add(e, i == 0 ? "sensor" : "sensor" + (i + 1), critical.get(i));
+      if (FreshReadings.critical(s) || FreshReadings.pastThreshold(s)) {
+        critical.add(s);
       }
-      BmcSensor first = critical.get(0);
-      String more = critical.size() > 1 ? " and " + (critical.size() - 1) + " more" : "";
-      conditions.add(
-          new Condition(
-              KIND,
-              r.findingNode(),
-              -1,
-              Severity.WARNING,
-              "BMC sensor "
-                  + first.name()
-                  + " of machine "
-                  + r.machine()
-                  + " is Critical at "
-                  + FreshReadings.describe(first)
-                  + more,
-              e,
-              "Look at sensor "
-                  + first.name()
-                  + " on the page of machine "
-                  + r.machine()
-                  + " and in its event log; drain the machine if the reading keeps rising",
-              1.0));
     }
-    return conditions;
+    if (critical.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, String> e = FreshReadings.evidence(r);
+    e.put("criticalSensors", Integer.toString(critical.size()));
+    for (int i = 0; i < Math.min(critical.size(), 8); i++) {
+      FreshReadings.add(e, i == 0 ? "sensor" : "sensor" + (i + 1), critical.get(i));
+    }
+    BmcSensor first = critical.get(0);
+    String more = critical.size() > 1 ? " and " + (critical.size() - 1) + " more" : "";
+    return Optional.of(
+        new Condition(
+            KIND,
+            r.findingNode(),
+            -1,
+            Severity.WARNING,
+            "BMC sensor "
+                + first.name()
+                + " of machine "
+                + r.machine()
+                + " is Critical at "
+                + FreshReadings.describe(first)
+                + more,
+            e,
+            "Look at sensor "
+                + first.name()
+                + " on the page of machine "
+                + r.machine()
+                + " and in its event log; drain the machine if the reading keeps rising",
+            1.0));
   }
 }

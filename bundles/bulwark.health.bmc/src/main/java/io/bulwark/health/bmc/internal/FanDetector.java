@@ -2,7 +2,6 @@ package io.bulwark.health.bmc.internal;
 
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.health.Condition;
-import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.machine.MachineReadings;
@@ -10,6 +9,7 @@ import io.bulwark.api.machine.MachineService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -27,11 +27,8 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPid = "io.bulwark.health.bmc.fan",
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = BmcDetectorConfig.class)
-public final class FanDetector implements Detector {
+public final class FanDetector extends MachineDetector {
   static final String KIND = "bmc-fan";
-
-  private final MachineService machines;
-  private final long maxAgeMillis;
 
   @Activate
   public FanDetector(@Reference MachineService machines, BmcDetectorConfig config) {
@@ -39,8 +36,7 @@ public final class FanDetector implements Detector {
   }
 
   FanDetector(MachineService machines, long maxAgeMillis) {
-    this.machines = machines;
-    this.maxAgeMillis = maxAgeMillis;
+    super(machines, maxAgeMillis);
   }
 
   @Override
@@ -49,66 +45,62 @@ public final class FanDetector implements Detector {
   }
 
   @Override
-  public List<Condition> evaluate(DetectionContext context) {
-    List<Condition> conditions = new ArrayList<>();
-    for (MachineReadings r : FreshReadings.of(machines, context.nowMillis(), maxAgeMillis)) {
-      List<BmcSensor> failed = new ArrayList<>();
-      int fans = 0;
-      for (BmcSensor s : r.sensors()) {
-        if (s.kind() != BmcSensor.Kind.FAN) {
-          continue;
-        }
-        fans++;
-        boolean below =
-            Double.isFinite(s.value())
-                && Double.isFinite(s.lowerCritical())
-                && s.value() < s.lowerCritical();
-        if (FreshReadings.critical(s) || below) {
-          failed.add(s);
-        }
-      }
-      if (failed.isEmpty()) {
+  Optional<Condition> judge(MachineReadings r, long nowMillis) {
+    List<BmcSensor> failed = new ArrayList<>();
+    int fans = 0;
+    for (BmcSensor s : r.sensors()) {
+      if (s.kind() != BmcSensor.Kind.FAN) {
         continue;
       }
-      Map<String, String> e = FreshReadings.evidence(r);
-      e.put("fans", Integer.toString(fans));
-      e.put("failedFans", Integer.toString(failed.size()));
-      for (int i = 0; i < failed.size(); i++) {
-        FreshReadings.add(e, i == 0 ? "fan" : "fan" + (i + 1), failed.get(i));
+      fans++;
+      boolean below =
+          Double.isFinite(s.value())
+              && Double.isFinite(s.lowerCritical())
+              && s.value() < s.lowerCritical();
+      if (FreshReadings.critical(s) || below) {
+        failed.add(s);
       }
-      BmcSensor first = failed.get(0);
-      String why =
-          FreshReadings.critical(first)
-              ? "the BMC rates it Critical"
-              : "it turns at "
-                  + FreshReadings.describe(first)
-                  + ", below its lower threshold of "
-                  + FreshReadings.number(first.lowerCritical());
-      String names = String.join(", ", failed.stream().map(BmcSensor::name).toList());
-      conditions.add(
-          new Condition(
-              KIND,
-              r.findingNode(),
-              -1,
-              Severity.WARNING,
-              (names.toLowerCase(java.util.Locale.ROOT).startsWith("fan")
-                      ? names
-                      : (failed.size() == 1 ? "Fan " : "Fans ") + names)
-                  + " failed"
-                  + " on machine "
-                  + r.machine()
-                  + " ("
-                  + why
-                  + ")",
-              e,
-              "Replace "
-                  + names
-                  + " of machine "
-                  + r.machine()
-                  + " in the next maintenance window; until then its GPUs run with less cooling"
-                  + " margin (watch for thermal throttling)",
-              1.0));
     }
-    return conditions;
+    if (failed.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, String> e = FreshReadings.evidence(r);
+    e.put("fans", Integer.toString(fans));
+    e.put("failedFans", Integer.toString(failed.size()));
+    for (int i = 0; i < failed.size(); i++) {
+      FreshReadings.add(e, i == 0 ? "fan" : "fan" + (i + 1), failed.get(i));
+    }
+    BmcSensor first = failed.get(0);
+    String why =
+        FreshReadings.critical(first)
+            ? "the BMC rates it Critical"
+            : "it turns at "
+                + FreshReadings.describe(first)
+                + ", below its lower threshold of "
+                + FreshReadings.number(first.lowerCritical());
+    String names = String.join(", ", failed.stream().map(BmcSensor::name).toList());
+    return Optional.of(
+        new Condition(
+            KIND,
+            r.findingNode(),
+            -1,
+            Severity.WARNING,
+            (names.toLowerCase(java.util.Locale.ROOT).startsWith("fan")
+                    ? names
+                    : (failed.size() == 1 ? "Fan " : "Fans ") + names)
+                + " failed"
+                + " on machine "
+                + r.machine()
+                + " ("
+                + why
+                + ")",
+            e,
+            "Replace "
+                + names
+                + " of machine "
+                + r.machine()
+                + " in the next maintenance window; until then its GPUs run with less cooling"
+                + " margin (watch for thermal throttling)",
+            1.0));
   }
 }

@@ -2,15 +2,13 @@ package io.bulwark.health.bmc.internal;
 
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.health.Condition;
-import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.machine.MachineReadings;
 import io.bulwark.api.machine.MachineService;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -29,7 +27,7 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPid = "io.bulwark.health.bmc.inlet-temp",
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = InletTemperatureDetectorConfig.class)
-public final class InletTemperatureDetector implements Detector {
+public final class InletTemperatureDetector extends MachineDetector {
   static final String KIND = "bmc-inlet-temp";
   private static final Pattern INLET = Pattern.compile("inlet|intake|ambient|front panel");
 
@@ -47,6 +45,7 @@ public final class InletTemperatureDetector implements Detector {
   }
 
   InletTemperatureDetector(MachineService machines, double maxCelsius, long maxAgeMillis) {
+    super(machines, maxAgeMillis);
     if (!(maxCelsius >= 15 && maxCelsius <= 60)) {
       throw new IllegalArgumentException(
           "inletMaxCelsius of io.bulwark.health.bmc.inlet-temp must be between 15 and 60, got "
@@ -69,51 +68,45 @@ public final class InletTemperatureDetector implements Detector {
   }
 
   @Override
-  public List<Condition> evaluate(DetectionContext context) {
-    List<Condition> conditions = new ArrayList<>();
-    for (MachineReadings r : FreshReadings.of(machines, context.nowMillis(), maxAgeMillis)) {
-      BmcSensor hottest = null;
-      double limit = maxCelsius;
-      for (BmcSensor s : r.sensors()) {
-        if (!inlet(s) || !Double.isFinite(s.value())) {
-          continue;
-        }
-        double own =
-            Double.isFinite(s.upperCritical())
-                ? Math.min(maxCelsius, s.upperCritical())
-                : maxCelsius;
-        if (s.value() > own && (hottest == null || s.value() - own > hottest.value() - limit)) {
-          hottest = s;
-          limit = own;
-        }
-      }
-      if (hottest == null) {
+  Optional<Condition> judge(MachineReadings r, long nowMillis) {
+    BmcSensor hottest = null;
+    double limit = maxCelsius;
+    for (BmcSensor s : r.sensors()) {
+      if (!inlet(s) || !Double.isFinite(s.value())) {
         continue;
       }
-      Map<String, String> e = FreshReadings.evidence(r);
-      FreshReadings.add(e, "inletSensor", hottest);
-      e.put("threshold", "> " + FreshReadings.number(limit) + " Cel");
-      conditions.add(
-          new Condition(
-              KIND,
-              r.findingNode(),
-              -1,
-              Severity.WARNING,
-              "Inlet air of machine "
-                  + r.machine()
-                  + " is "
-                  + FreshReadings.describe(hottest)
-                  + ", over its "
-                  + FreshReadings.number(limit)
-                  + " Cel limit ("
-                  + hottest.name()
-                  + ")",
-              e,
-              "Ask facilities to check the cooling and airflow of rack/aisle of machine "
-                  + r.machine()
-                  + " (blocked tiles, failed CRAH, open blanking panels); its GPUs throttle next",
-              1.0));
+      double own =
+          Double.isFinite(s.upperCritical()) ? Math.min(maxCelsius, s.upperCritical()) : maxCelsius;
+      if (s.value() > own && (hottest == null || s.value() - own > hottest.value() - limit)) {
+        hottest = s;
+        limit = own;
+      }
     }
-    return conditions;
+    if (hottest == null) {
+      return Optional.empty();
+    }
+    Map<String, String> e = FreshReadings.evidence(r);
+    FreshReadings.add(e, "inletSensor", hottest);
+    e.put("threshold", "> " + FreshReadings.number(limit) + " Cel");
+    return Optional.of(
+        new Condition(
+            KIND,
+            r.findingNode(),
+            -1,
+            Severity.WARNING,
+            "Inlet air of machine "
+                + r.machine()
+                + " is "
+                + FreshReadings.describe(hottest)
+                + ", over its "
+                + FreshReadings.number(limit)
+                + " Cel limit ("
+                + hottest.name()
+                + ")",
+            e,
+            "Ask facilities to check the cooling and airflow of rack/aisle of machine "
+                + r.machine()
+                + " (blocked tiles, failed CRAH, open blanking panels); its GPUs throttle next",
+            1.0));
   }
 }

@@ -2,13 +2,10 @@ package io.bulwark.health.bmc.internal;
 
 import io.bulwark.api.bmc.BmcLogEntry;
 import io.bulwark.api.health.Condition;
-import io.bulwark.api.health.DetectionContext;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.machine.MachineReadings;
 import io.bulwark.api.machine.MachineService;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.osgi.service.component.annotations.Activate;
@@ -29,7 +26,7 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPid = "io.bulwark.health.bmc.sel-hardware",
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = SelHardwareDetectorConfig.class)
-public final class SelHardwareDetector implements Detector {
+public final class SelHardwareDetector extends MachineDetector {
   static final String KIND = "bmc-sel-hardware";
 
   private final MachineService machines;
@@ -45,6 +42,7 @@ public final class SelHardwareDetector implements Detector {
   }
 
   SelHardwareDetector(MachineService machines, long windowMillis, long maxAgeMillis) {
+    super(machines, maxAgeMillis);
     this.machines = machines;
     this.windowMillis = windowMillis;
     this.maxAgeMillis = maxAgeMillis;
@@ -64,65 +62,61 @@ public final class SelHardwareDetector implements Detector {
   }
 
   @Override
-  public List<Condition> evaluate(DetectionContext context) {
-    List<Condition> conditions = new ArrayList<>();
-    long from = context.nowMillis() - windowMillis;
-    for (MachineReadings r : FreshReadings.of(machines, context.nowMillis(), maxAgeMillis)) {
-      BmcLogEntry newest = null;
-      SelClass newestClass = null;
-      int count = 0;
-      for (BmcLogEntry e : r.events()) {
-        if (e.created() != null && e.created().toEpochMilli() < from) {
-          continue;
-        }
-        Optional<SelClass> c = SelClass.of(e);
-        if (c.isEmpty()) {
-          continue;
-        }
-        count++;
-        if (newest == null || later(e, newest)) {
-          newest = e;
-          newestClass = c.get();
-        }
-      }
-      if (newest == null) {
+  Optional<Condition> judge(MachineReadings r, long nowMillis) {
+    long from = nowMillis - windowMillis;
+    BmcLogEntry newest = null;
+    SelClass newestClass = null;
+    int count = 0;
+    for (BmcLogEntry e : r.events()) {
+      if (e.created() != null && e.created().toEpochMilli() < from) {
         continue;
       }
-      Map<String, String> evidence = FreshReadings.evidence(r);
-      evidence.put("class", newestClass.words());
-      evidence.put("selEntry", newest.id());
-      evidence.put(
-          "selCreated", newest.created() == null ? "not dated" : newest.created().toString());
-      evidence.put("selSeverity", newest.severity());
-      evidence.put("selSensorType", newest.sensorType());
-      evidence.put("selMessage", newest.message());
-      evidence.put("failureEntries", Integer.toString(count));
-      evidence.put("window", windowMillis / 3_600_000L + " h");
-      conditions.add(
-          new Condition(
-              KIND,
-              r.findingNode(),
-              -1,
-              Severity.CRITICAL,
-              "The BMC of machine "
-                  + r.machine()
-                  + " logged "
-                  + (newestClass.words().matches("^[aeiou].*") ? "an " : "a ")
-                  + newestClass.words()
-                  + ": \""
-                  + newest.message()
-                  + "\""
-                  + (count > 1 ? " (" + count + " failure entries)" : ""),
-              evidence,
-              newestClass.action()
-                  + " (machine "
-                  + r.machine()
-                  + ", event log entry "
-                  + newest.id()
-                  + "); clear the event log after the repair",
-              1.0));
+      Optional<SelClass> c = SelClass.of(e);
+      if (c.isEmpty()) {
+        continue;
+      }
+      count++;
+      if (newest == null || later(e, newest)) {
+        newest = e;
+        newestClass = c.get();
+      }
     }
-    return conditions;
+    if (newest == null) {
+      return Optional.empty();
+    }
+    Map<String, String> evidence = FreshReadings.evidence(r);
+    evidence.put("class", newestClass.words());
+    evidence.put("selEntry", newest.id());
+    evidence.put(
+        "selCreated", newest.created() == null ? "not dated" : newest.created().toString());
+    evidence.put("selSeverity", newest.severity());
+    evidence.put("selSensorType", newest.sensorType());
+    evidence.put("selMessage", newest.message());
+    evidence.put("failureEntries", Integer.toString(count));
+    evidence.put("window", windowMillis / 3_600_000L + " h");
+    return Optional.of(
+        new Condition(
+            KIND,
+            r.findingNode(),
+            -1,
+            Severity.CRITICAL,
+            "The BMC of machine "
+                + r.machine()
+                + " logged "
+                + (newestClass.words().matches("^[aeiou].*") ? "an " : "a ")
+                + newestClass.words()
+                + ": \""
+                + newest.message()
+                + "\""
+                + (count > 1 ? " (" + count + " failure entries)" : ""),
+            evidence,
+            newestClass.action()
+                + " (machine "
+                + r.machine()
+                + ", event log entry "
+                + newest.id()
+                + "); clear the event log after the repair",
+            1.0));
   }
 
   private static boolean later(BmcLogEntry a, BmcLogEntry b) {
