@@ -276,12 +276,26 @@ public final class MachineRegistry implements MachineService {
     Machine next = m;
     String entry = null;
     String why = null;
-    if (m.node() == null && fleet != null && NodeId.isValid(m.hostname())) {
+    FleetRepository f = fleet;
+    if (m.node() == null && f != null && NodeId.isValid(m.hostname())) {
       NodeId candidate = NodeId.of(m.hostname());
-      if (fleet.node(candidate).isPresent()) {
+      if (f.node(candidate).isPresent()) {
         next = next.withNode(candidate);
         entry = "link";
         why = "linked to the GPU node " + candidate + " of telemetry by its host name";
+      }
+    }
+    if (next.node() == null && f != null) {
+      io.bulwark.api.bmc.BmcInventory hardware =
+          poll.inventory() != null ? poll.inventory() : inventory(id).orElse(null);
+      Optional<NodeId> byGpu = nodeWithGpusOf(f, hardware);
+      if (byGpu.isPresent()) {
+        next = next.withNode(byGpu.get());
+        entry = "link";
+        why =
+            "linked to the GPU node "
+                + byGpu.get()
+                + " of telemetry by the GPU UUIDs its BMC reports";
       }
     }
     if (!poll.error().equals(m.bmcError()) || poll.power() != m.power()) {
@@ -318,6 +332,40 @@ public final class MachineRegistry implements MachineService {
         sink.push(new TelemetryBatch("bmc", next.node(), poll.atMillis(), null, readings));
       }
     }
+  }
+
+  /**
+   * Returns the node of telemetry one of whose GPUs has a UUID the BMC reports for the machine's
+   * GPUs (nvidia-smi's "GPU-…" prefix and case ignored), if any.
+   */
+  static Optional<NodeId> nodeWithGpusOf(
+      FleetRepository fleet, io.bulwark.api.bmc.BmcInventory hardware) {
+    if (hardware == null) {
+      return Optional.empty();
+    }
+    java.util.Set<String> uuids = new java.util.HashSet<>();
+    for (var c : hardware.of(io.bulwark.api.bmc.BmcInventory.Kind.GPU)) {
+      String u = gpuUuid(c.details().getOrDefault("uuid", ""));
+      if (!u.isEmpty()) {
+        uuids.add(u);
+      }
+    }
+    if (uuids.isEmpty()) {
+      return Optional.empty();
+    }
+    for (var node : fleet.nodes()) {
+      for (var gpu : node.gpus()) {
+        if (uuids.contains(gpuUuid(gpu.uuid()))) {
+          return Optional.of(node.id());
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String gpuUuid(String u) {
+    String v = u.strip().toLowerCase(java.util.Locale.ROOT);
+    return v.startsWith("gpu-") ? v.substring(4) : v;
   }
 
   /**

@@ -295,6 +295,7 @@ class MachineBmcTest {
   private static final class MemoryIpmiDriver implements io.bulwark.api.bmc.BmcDriver {
     final java.util.concurrent.atomic.AtomicInteger connects =
         new java.util.concurrent.atomic.AtomicInteger();
+    volatile String gpuUuid = "";
 
     @Override
     public BmcProtocol protocol() {
@@ -346,6 +347,24 @@ class MachineBmcTest {
         }
 
         @Override
+        public io.bulwark.api.bmc.BmcInventory inventory() throws io.bulwark.api.bmc.BmcException {
+          if (gpuUuid.isEmpty()) {
+            throw new io.bulwark.api.bmc.BmcException(
+                io.bulwark.api.bmc.BmcException.Kind.UNSUPPORTED, "no inventory", null);
+          }
+          return new io.bulwark.api.bmc.BmcInventory(
+              List.of(
+                  new io.bulwark.api.bmc.BmcInventory.Component(
+                      io.bulwark.api.bmc.BmcInventory.Kind.GPU,
+                      "GPU0",
+                      "",
+                      "NVIDIA",
+                      "H100",
+                      "",
+                      Map.of("uuid", gpuUuid))));
+        }
+
+        @Override
         public void close() {}
       };
     }
@@ -386,6 +405,47 @@ class MachineBmcTest {
       assertThat(readings.machine()).isEqualTo(id);
       assertThat(readings.sensors()).extracting(s -> s.name()).containsExactly("FAN1");
       assertThat(readings.findingNode().value()).isEqualTo("old-1");
+    }
+  }
+
+  @Test
+  void aMachineWhoseHostNameIsNoNodeIsLinkedByTheGpuUuidsItsBmcReports() throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      io.bulwark.testing.InMemoryFleet fleet = new io.bulwark.testing.InMemoryFleet();
+      fleet.recordObserved(
+          io.bulwark.api.fleet.NodeId.of("node-17"),
+          List.of(
+              new io.bulwark.api.fleet.Gpu(0, "GPU-1f2e3d4c-0000-4000-8000-00000000aaaa", "H100")),
+          java.time.Instant.now());
+      r.bindFleet(fleet);
+      MemoryIpmiDriver ipmi = new MemoryIpmiDriver();
+      ipmi.gpuUuid = "1F2E3D4C-0000-4000-8000-00000000AAAA";
+      r.bindDriver(ipmi);
+      MachineId id =
+          r.add(
+                  new NewMachine(
+                      MachineId.of("asset-4411"),
+                      "asset-4411",
+                      List.of(),
+                      new BmcEndpoint(BmcProtocol.IPMI, "127.0.0.1", 623, "", ""),
+                      "",
+                      "",
+                      Set.of(),
+                      null),
+                  "admin",
+                  "pw-ipmi-1".toCharArray(),
+                  "admin")
+              .id();
+      r.operate(id, MachineOperation.PROBE, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      assertThat(r.inventory(id)).isPresent();
+
+      r.pollAll();
+      await(() -> r.machine(id).orElseThrow().node() != null);
+      assertThat(r.machine(id).orElseThrow().node().value()).isEqualTo("node-17");
+      assertThat(r.history(id, 20).get(r.history(id, 20).size() - 1).reason())
+          .contains("by the GPU UUIDs its BMC reports");
     }
   }
 }
