@@ -4,6 +4,7 @@ import io.bulwark.api.bmc.BmcConnection;
 import io.bulwark.api.bmc.BmcException;
 import io.bulwark.api.bmc.BmcException.Kind;
 import io.bulwark.api.bmc.BmcIdentity;
+import io.bulwark.api.bmc.BmcInventory;
 import io.bulwark.api.bmc.BmcLogEntry;
 import io.bulwark.api.bmc.BmcSensor;
 import io.bulwark.api.bmc.BootDevice;
@@ -23,15 +24,22 @@ import java.util.List;
  * {@code #ComputerSystem.Reset} with only the reset types the BMC lists, the next boot through the
  * system's {@code Boot} override (PATCH with the ETag read just before, as {@code If-Match}),
  * sensors from the chassis' Thermal and Power resources (or its Sensors collection where those are
- * absent), and the event log from the system's LogServices. Resources are found by following links
- * from the service root, never by assuming paths.
+ * absent), the event log from the system's LogServices, and the hardware inventory ({@link
+ * RedfishInventory}). Resources are found by following links from the service root, never by
+ * assuming paths. Vendor differences come from {@link VendorQuirk#TABLE} only: an OEM power cycle
+ * where the BMC lists no {@code PowerCycle}, {@code BootSourceOverrideMode} in a boot override, and
+ * firmware entries that do not run.
  */
 final class RedfishConnection implements BmcConnection {
   private static final Duration POLL = Duration.ofMillis(500);
 
+  /** The most requests one inventory read sends. */
+  static final int MAX_INVENTORY_REQUESTS = 256;
+
   private final RedfishClient client;
   private final String sessionLocation;
   private final String system;
+  private final JsonObject root;
   private final Duration softOffTimeout;
   private final Duration powerTimeout;
 
@@ -39,11 +47,13 @@ final class RedfishConnection implements BmcConnection {
       RedfishClient client,
       String sessionLocation,
       String system,
+      JsonObject root,
       Duration softOffTimeout,
       Duration powerTimeout) {
     this.client = client;
     this.sessionLocation = sessionLocation;
     this.system = system;
+    this.root = root.copy();
     this.softOffTimeout = softOffTimeout;
     this.powerTimeout = powerTimeout;
   }
@@ -104,6 +114,8 @@ final class RedfishConnection implements BmcConnection {
       case CYCLE -> {
         if (offers(allowed, "PowerCycle")) {
           reset(target, "PowerCycle");
+        } else if (powerOf(s) != PowerState.OFF && oemCycle(s)) {
+          return;
         } else {
           if (powerOf(s) != PowerState.OFF) {
             reset(target, pick(allowed, action, "ForceOff"));
@@ -122,6 +134,38 @@ final class RedfishConnection implements BmcConnection {
         }
       }
       default -> throw new IllegalArgumentException(action.toString());
+    }
+  }
+
+  /**
+   * Cycles through the vendor's OEM action where the quirk table names one and the system offers
+   * it; returns false (nothing done) where it does not, or where the BMC refuses the action as
+   * unsupported, so that the caller cycles as off then on.
+   */
+  private boolean oemCycle(JsonObject s) throws BmcException {
+    VendorQuirk quirk = VendorQuirk.of(root, s);
+    if (quirk.cycleAction().isEmpty()) {
+      return false;
+    }
+    Object action = s;
+    for (String key : quirk.cycleAction().split("/")) {
+      action = action instanceof JsonObject o ? o.getValue(key) : null;
+    }
+    if (!(action instanceof JsonObject a) || a.getString("target") == null) {
+      return false;
+    }
+    JsonArray allowed = a.getJsonArray("ResetType@Redfish.AllowableValues");
+    if (allowed != null && !allowed.contains(quirk.cycleResetType())) {
+      return false;
+    }
+    try {
+      client.post(a.getString("target"), new JsonObject().put("ResetType", quirk.cycleResetType()));
+      return true;
+    } catch (BmcException e) {
+      if (e.kind() == Kind.UNSUPPORTED) {
+        return false;
+      }
+      throw e;
     }
   }
 
@@ -207,6 +251,10 @@ final class RedfishConnection implements BmcConnection {
             .put(
                 "BootSourceOverrideEnabled",
                 device == BootDevice.NONE ? "Disabled" : once ? "Once" : "Continuous");
+    if (VendorQuirk.of(root, current.body()).bootNeedsMode()) {
+      String mode = boot.getString("BootSourceOverrideMode");
+      change.put("BootSourceOverrideMode", mode == null || mode.isEmpty() ? "UEFI" : mode);
+    }
     String etag =
         current.etag().isEmpty() ? current.body().getString("@odata.etag", "") : current.etag();
     client.patch(system, new JsonObject().put("Boot", change), etag);
@@ -358,8 +406,18 @@ final class RedfishConnection implements BmcConnection {
   }
 
   @Override
-  public io.bulwark.api.bmc.BmcInventory inventory() throws BmcException {
-    return new RedfishInventory(client).read(system);
+  public BmcInventory inventory() throws BmcException {
+    return inventory(MAX_INVENTORY_REQUESTS);
+  }
+
+  /** Reads the inventory with at most {@code maxRequests} requests after the system's. */
+  BmcInventory inventory(int maxRequests) throws BmcException {
+    return inventory(client.get(system).body(), maxRequests);
+  }
+
+  /** Reads the inventory of the system {@code s} as read just before. */
+  BmcInventory inventory(JsonObject s, int maxRequests) throws BmcException {
+    return new RedfishInventory(client, root, VendorQuirk.of(root, s), maxRequests).read(s);
   }
 
   @Override

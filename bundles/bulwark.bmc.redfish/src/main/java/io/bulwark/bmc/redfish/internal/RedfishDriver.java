@@ -143,7 +143,8 @@ public final class RedfishDriver implements BmcDriver {
       if (members.isEmpty()) {
         throw new BmcException(Kind.UNSUPPORTED, "BMC " + endpoint + " manages no system", null);
       }
-      connection = new RedfishConnection(client, location, members.get(0), softOff, power);
+      connection =
+          new RedfishConnection(client, location, members.get(0), root.body(), softOff, power);
       return connection;
     } finally {
       if (connection == null && !location.isEmpty()) {

@@ -303,6 +303,7 @@ class RedfishDriverTest {
           assertThat(c.power()).as(mockup.toString()).isNotEqualTo(PowerState.UNKNOWN);
           assertThat(c.sensors()).as(mockup.toString()).isNotNull();
           assertThat(c.eventLog(50)).as(mockup.toString()).isNotNull();
+          assertThat(c.inventory().components()).as(mockup.toString()).isNotEmpty();
         }
         assertThat(server.openSessions()).isZero();
       }
