@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * power, boot flags, SDR sensors, SEL, Close Session) runs at the strongest suite the sim has,
  * suite 3 (RAKP-HMAC-SHA1, HMAC-SHA1-96, AES-CBC-128), through the package-private constructor that
  * only tests use. The suite-17 specific parts (SHA-256 lengths and truncations) are covered by
- * {@link RmcpPacketsTest}.
+ * {@link RmcpPacketsTest}, and a whole suite 17 login by {@link Suite17Test}, against a test double
+ * that ipmitool -C 17 logs in to as well.
  */
 class IpmiDriverTest {
   @TempDir static Path dir;
