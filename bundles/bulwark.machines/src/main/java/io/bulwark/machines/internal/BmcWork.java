@@ -341,18 +341,42 @@ final class BmcWork {
     return name + " done: the power is " + wanted.apiName();
   }
 
+  /**
+   * The BMC credentials read from the secret store, by reference: read (and audited) once per
+   * machine while the appliance runs, not at every poll; in memory only, dropped when the machine
+   * is deleted.
+   */
+  private final Map<String, byte[]> credentials = new ConcurrentHashMap<>();
+
+  /** Drops the credentials kept for {@code credentialRef} (the machine was deleted). */
+  void forget(String credentialRef) {
+    byte[] gone = credentials.remove(credentialRef);
+    if (gone != null) {
+      Arrays.fill(gone, (byte) 0);
+    }
+  }
+
   private BmcCredentials credentials(Machine m) throws BmcException {
-    byte[] sealed =
-        secrets
-            .get(m.bmc().credentialRef())
-            .orElseThrow(
-                () ->
-                    new BmcException(
-                        BmcException.Kind.CREDENTIALS,
-                        "no credentials are stored for the BMC of machine "
-                            + m.id()
-                            + ": add them again",
-                        null));
+    byte[] kept = credentials.get(m.bmc().credentialRef());
+    byte[] sealed = kept != null ? kept : readCredentials(m);
+    credentials.putIfAbsent(m.bmc().credentialRef(), sealed);
+    return decode(m, sealed);
+  }
+
+  private byte[] readCredentials(Machine m) throws BmcException {
+    return secrets
+        .get(m.bmc().credentialRef())
+        .orElseThrow(
+            () ->
+                new BmcException(
+                    BmcException.Kind.CREDENTIALS,
+                    "no credentials are stored for the BMC of machine "
+                        + m.id()
+                        + ": add them again",
+                    null));
+  }
+
+  private static BmcCredentials decode(Machine m, byte[] sealed) throws BmcException {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(sealed))) {
       String user = in.readUTF();
       byte[] pw = new byte[in.readInt()];
@@ -372,8 +396,6 @@ final class BmcWork {
           BmcException.Kind.CREDENTIALS,
           "the stored credentials of machine " + m.id() + " cannot be read: add them again",
           e);
-    } finally {
-      Arrays.fill(sealed, (byte) 0);
     }
   }
 }

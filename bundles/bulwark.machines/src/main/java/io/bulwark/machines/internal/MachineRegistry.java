@@ -882,6 +882,7 @@ public final class MachineRegistry implements MachineService {
         });
     if (m.bmc() != null) {
       secrets.remove(m.bmc().credentialRef());
+      bmc.forget(m.bmc().credentialRef());
     }
     polls.remove(m.id());
     changed(m.id(), null);
