@@ -72,7 +72,8 @@ class AdminPagesBrowserIT {
         browser.get(bulwark.baseUrl() + "/");
         logIn(browser, wait, "admin", RunningAppliance.ADMIN_PASSWORD);
         wait.until(d -> d.findElement(By.id("who")).getText().contains("admin (admin)"));
-        assertThat(visibleNav(browser)).contains("users", "tokens", "tls", "audit");
+        wait.until(
+            d -> visibleNav(browser).containsAll(List.of("users", "tokens", "tls", "audit")));
 
         // Users: a password the policy refuses is explained next to the form, then a good one.
         nav(browser, "users");
@@ -235,8 +236,12 @@ class AdminPagesBrowserIT {
         browser.findElement(By.id("password-next")).sendKeys(AUDITOR_PASSWORD);
         browser.findElement(By.id("password-submit")).click();
         wait.until(d -> d.findElement(By.id("who")).getText().contains(AUDITOR + " (auditor)"));
+        wait.until(d -> visibleNav(browser).contains("audit"));
         assertThat(visibleNav(browser)).contains("audit").doesNotContain("users", "tokens", "tls");
         nav(browser, "audit");
+        wait.until(d -> d.findElement(By.id("audit-action")));
+        fill(browser, "audit-action", "session.login");
+        browser.findElement(By.id("audit-search")).click();
         wait.until(d -> d.findElement(By.cssSelector("#audit-list [data-action='session.login']")));
         browser.get(bulwark.baseUrl() + "/#/users");
         wait.until(d -> d.findElement(By.id("forbidden")));

@@ -31,6 +31,8 @@ public final class SimulatedMachines {
   static final String BY = "simulator";
   private static final System.Logger LOG = System.getLogger(SimulatedMachines.class.getName());
   private static final long PROBE_WAIT_MILLIS = 60_000;
+  static final long START_DELAY_MILLIS = 15_000;
+  static final int BATCH = 8;
 
   private final Thread worker;
 
@@ -65,9 +67,18 @@ public final class SimulatedMachines {
       String fingerprint,
       String password) {
     try {
+      // The fleet's telemetry comes first: the machines are added once its first scrapes are in,
+      // a few at a time (each first read also reads the hardware inventory: dozens of requests).
+      Thread.sleep(START_DELAY_MILLIS);
       List<MachineId> waiting = new ArrayList<>();
       int added = 0;
+      int pinned = 0;
       for (int i = 0; i < endpoints.size(); i++) {
+        if (i > 0 && i % BATCH == 0) {
+          pin(machines, waiting, fingerprint);
+          pinned += waiting.size();
+          waiting.clear();
+        }
         SimulatedBmcs.Endpoint e = endpoints.get(i);
         MachineId id = MachineId.of(e.node());
         Optional<Machine> known = machines.machine(id);
@@ -100,6 +111,7 @@ public final class SimulatedMachines {
         }
       }
       pin(machines, waiting, fingerprint);
+      pinned += waiting.size();
       int deployed = 0;
       for (SimulatedBmcs.Endpoint e : endpoints) {
         if (deploy(machines, MachineId.of(e.node()))) {
@@ -110,7 +122,7 @@ public final class SimulatedMachines {
           Level.INFO,
           "Simulated machines: {0} added, {1} BMC certificates pinned, {2} deployed ({3} in all)",
           added,
-          waiting.size(),
+          pinned,
           deployed,
           endpoints.size());
     } catch (InterruptedException e) {
@@ -142,6 +154,16 @@ public final class SimulatedMachines {
           }
           it.remove();
         }
+      }
+      Thread.sleep(250);
+    }
+    // Their first reads (with the inventory) end before the next batch starts.
+    java.util.Set<MachineId> reading = new java.util.HashSet<>(waiting);
+    while (System.currentTimeMillis() < deadline) {
+      java.util.Set<MachineId> read = new java.util.HashSet<>();
+      machines.readings().forEach(r -> read.add(r.machine()));
+      if (read.containsAll(reading)) {
+        return;
       }
       Thread.sleep(250);
     }
