@@ -61,8 +61,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * only then is anything acted on. A machine in a transient state past its deadline moves to the
  * matching Failed state (checked every {@link #SWEEP_SECONDS} s); after a restart, a machine found
  * in a transient state is failed at once with the reason, so nothing waits for work that is no
- * longer running. Operations are serialized: two operators clicking at once get one success and one
- * 409.
+ * longer running (but for Remediating: the remediation run that holds the machine resumes).
+ * Operations are serialized: two operators clicking at once get one success and one 409.
  */
 @Component(
     service = {MachineService.class, MachineRegistry.class},
@@ -782,7 +782,8 @@ public final class MachineRegistry implements MachineService {
         LOG.log(Level.WARNING, "Machine {0}: {1}", m.id(), reason);
         failed++;
       }
-      if (m.state().isTransient()) {
+      // A remediation run holds a Remediating machine and resumes it after a restart.
+      if (m.state().isTransient() && m.state() != MachineState.REMEDIATING) {
         String reason =
             "the appliance restarted while the machine was "
                 + m.state().label()

@@ -1,0 +1,71 @@
+package io.bulwark.api.remediation;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The remediation engine: its policies, guardrails and runs. Every change is stored before it is
+ * acted on; callers audit the requests they serve. Provided by {@code bulwark.remediation};
+ * thread-safe.
+ */
+@org.osgi.annotation.versioning.ProviderType
+public interface RemediationService {
+
+  /** Returns the runs, newest first (at most {@code limit}). */
+  List<Run> runs(int limit);
+
+  /** Returns a run, if it is known. */
+  Optional<Run> run(String id);
+
+  /** Returns the current version of every policy. */
+  List<Policy> policies();
+
+  /** Returns every stored version of a policy, oldest first. */
+  List<Policy> policyHistory(String id);
+
+  /**
+   * Stores {@code policy} as the next version of its id (or version 1 of a new one).
+   *
+   * @throws IllegalArgumentException if a step it names is not known and not optional
+   */
+  Policy savePolicy(Policy policy, String by);
+
+  /** Returns the guardrails and switches now. */
+  Guardrails guardrails();
+
+  /** Stores new limits (the switches are kept as they are). */
+  Guardrails saveGuardrails(Guardrails limits, String by);
+
+  /** Turns the global kill switch on or off. */
+  Guardrails killSwitch(boolean on, String by);
+
+  /** Closes the circuit breaker: automation resumes. */
+  Guardrails resetBreaker(String by);
+
+  /**
+   * Starts a run for an open finding by hand, with the policy that matches it or {@code policyId}.
+   *
+   * @throws java.util.NoSuchElementException if the finding or policy is unknown
+   * @throws IllegalStateException if the node has a run under way, naming it
+   */
+  Run start(String findingId, String policyId, String by);
+
+  /**
+   * Cancels a run that has not ended: no further step is carried out; a node it drained stays
+   * drained for a person to look at.
+   *
+   * @throws java.util.NoSuchElementException if the run is unknown
+   * @throws IllegalStateException if it has ended
+   */
+  Run cancel(String id, String reason, String by);
+
+  /**
+   * Approves the destructive step a run waits on.
+   *
+   * @throws IllegalStateException if it waits on no approval
+   */
+  Run approve(String id, String by);
+
+  /** Returns the names of the steps bundles provide now. */
+  List<String> steps();
+}

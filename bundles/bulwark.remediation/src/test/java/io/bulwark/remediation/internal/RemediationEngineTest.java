@@ -1,0 +1,494 @@
+package io.bulwark.remediation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingState;
+import io.bulwark.api.health.Severity;
+import io.bulwark.api.remediation.Guardrails;
+import io.bulwark.api.remediation.Policy;
+import io.bulwark.api.remediation.PolicyMode;
+import io.bulwark.api.remediation.PolicyStep;
+import io.bulwark.api.remediation.RemediationStep;
+import io.bulwark.api.remediation.Run;
+import io.bulwark.api.remediation.RunState;
+import io.bulwark.api.remediation.StepContext;
+import io.bulwark.api.remediation.StepOutcome;
+import io.bulwark.api.remediation.StepStatus;
+import io.bulwark.api.scheduler.SchedulerState;
+import io.bulwark.store.internal.MapDbRecordStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RemediationEngineTest {
+  @TempDir Path dir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-12-02T10:00:00Z"));
+  private final RecordingAuditLog audit = new RecordingAuditLog();
+  private final FakeScheduler slurm = new FakeScheduler(40, "gpu");
+  private final AtomicInteger performed = new AtomicInteger();
+
+  private RemediationEngine engine(MapDbRecordStore store, PolicyMode mode) {
+    Schedulers schedulers = new Schedulers();
+    schedulers.bind(slurm);
+    RemediationEngine e =
+        new RemediationEngine(store, schedulers, audit, clock, Runnable::run, mode, 0, 100);
+    io.bulwark.testing.InMemoryFleet fleet = new io.bulwark.testing.InMemoryFleet();
+    for (String n : slurm.nodes.keySet()) {
+      fleet.put(
+          new io.bulwark.api.fleet.Node(new NodeId(n), List.of(), Instant.EPOCH, Instant.EPOCH));
+    }
+    e.bindFleet(fleet);
+    e.bindStep(new SchedulerSteps.Drain(schedulers));
+    e.bindStep(new SchedulerSteps.WaitDrained(schedulers));
+    e.bindStep(new SchedulerSteps.Resume(schedulers));
+    e.bindStep(counting("reset", true, StepOutcome.done("GPU reset")));
+    e.bindStep(counting("broken-step", false, StepOutcome.failed("the test step fails")));
+    return e;
+  }
+
+  private RemediationStep counting(String name, boolean destructive, StepOutcome outcome) {
+    return new RemediationStep() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public boolean destructive() {
+        return destructive;
+      }
+
+      @Override
+      public String describe(StepContext ctx, Map<String, String> parameters) {
+        return name + " on " + ctx.hostname();
+      }
+
+      @Override
+      public StepOutcome perform(StepContext ctx) {
+        performed.incrementAndGet();
+        return outcome;
+      }
+    };
+  }
+
+  private static Policy policy(PolicyMode mode, List<PolicyStep> steps) {
+    return new Policy(
+        "test-xid",
+        "test",
+        "",
+        Set.of("xid"),
+        Severity.WARNING,
+        Set.of(79),
+        steps,
+        List.of(),
+        mode,
+        true,
+        100,
+        1,
+        "test",
+        Instant.EPOCH);
+  }
+
+  private static final List<PolicyStep> LADDER =
+      List.of(
+          PolicyStep.of("drain"),
+          PolicyStep.of("wait-drained"),
+          PolicyStep.of("reset"),
+          PolicyStep.of("resume"));
+
+  private Finding xid(String node) {
+    return new Finding(
+        "f-" + node,
+        "xid",
+        new NodeId(node),
+        0,
+        Severity.CRITICAL,
+        FindingState.OPEN,
+        clock.instant(),
+        clock.instant(),
+        null,
+        "XID 79 on " + node + " GPU 0: GPU has fallen off the bus",
+        Map.of("code", "79"),
+        "",
+        0,
+        1);
+  }
+
+  private void ticks(RemediationEngine e, int n) {
+    for (int i = 0; i < n; i++) {
+      clock.advance(Duration.ofSeconds(3));
+      e.tick();
+    }
+  }
+
+  @Test
+  void aFindingBecomesADrainedRepairedAndResumedNodeWithEveryStepAudited() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-003", "4711");
+      e.findingChanged(xid("node-003"));
+      Run run = e.runs(10).get(0);
+      assertEquals(RunState.RUNNING, run.state());
+      assertEquals(
+          SchedulerState.DRAINING, slurm.state("node-003"), "drained at once, job still on it");
+      assertTrue(
+          slurm.nodes.get("node-003").reason().contains("XID 79"),
+          slurm.nodes.get("node-003").reason());
+      ticks(e, 3);
+      run = e.run(run.id()).orElseThrow();
+      assertEquals(1, run.current(), "waits for the job to end");
+      assertEquals(StepStatus.WAITING, run.currentStep().status());
+      assertTrue(run.currentStep().detail().contains("4711"), run.currentStep().detail());
+      assertEquals(0, performed.get(), "nothing is reset while work runs on the node");
+      slurm.endJobs("node-003");
+      ticks(e, 4);
+      run = e.run(run.id()).orElseThrow();
+      assertEquals(RunState.SUCCEEDED, run.state(), run.toString());
+      assertEquals(1, performed.get());
+      assertEquals(SchedulerState.AVAILABLE, slurm.state("node-003"));
+      assertEquals(List.of("drain node-003", "resume node-003"), slurm.calls);
+      long stepAudits =
+          audit.records.stream()
+              .filter(r -> r.event().action().equals("remediation.step-end"))
+              .count();
+      assertEquals(4, stepAudits);
+    }
+  }
+
+  @Test
+  void isolationStopsAtTheLimitAndTheRestAreHeldThenReleasedInOrder() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      // 12 of 40 nodes (30%) fault at once; 10% of 40 is 4; each node keeps a job so runs stay
+      for (int i = 0; i < 12; i++) {
+        slurm.job(String.format("node-%03d", i), "j" + i);
+        e.findingChanged(xid(String.format("node-%03d", i)));
+      }
+      ticks(e, 2);
+      List<Run> runs = e.runs(100);
+      long running = runs.stream().filter(r -> r.state() == RunState.RUNNING).count();
+      long held = runs.stream().filter(r -> r.state() == RunState.HELD).count();
+      assertEquals(4, running);
+      assertEquals(8, held);
+      assertEquals(4, e.isolatedNow());
+      assertTrue(
+          runs.stream()
+              .filter(r -> r.state() == RunState.HELD)
+              .allMatch(r -> r.held().startsWith("isolation limit: 4 of 4")),
+          runs.stream().map(Run::held).toList().toString());
+      long drained =
+          slurm.nodes.values().stream().filter(n -> n.state() != SchedulerState.AVAILABLE).count();
+      assertEquals(4, drained, "held runs touch nothing");
+      // the first run's job ends: it resumes its node and the oldest held run starts
+      Run first =
+          runs.stream()
+              .filter(r -> r.state() == RunState.RUNNING)
+              .min((a, b) -> a.created().compareTo(b.created()))
+              .orElseThrow();
+      slurm.endJobs(first.hostname());
+      ticks(e, 5);
+      assertEquals(RunState.SUCCEEDED, e.run(first.id()).orElseThrow().state());
+      assertEquals(4, e.runs(100).stream().filter(r -> r.state() == RunState.RUNNING).count());
+      assertEquals(7, e.runs(100).stream().filter(r -> r.state() == RunState.HELD).count());
+    }
+  }
+
+  @Test
+  void aPartitionKeepsItsLastAvailableNodes() {
+    FakeScheduler small = new FakeScheduler(0, "x");
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.saveGuardrails(
+          new Guardrails(100, 0, 2, 2, 1440, 30, 3, List.of(), false, false, 0), "admin");
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      // make a partition "tiny" of three nodes
+      for (String n : List.of("node-000", "node-001", "node-002")) {
+        var old = slurm.nodes.get(n);
+        slurm.nodes.put(
+            n,
+            new io.bulwark.api.scheduler.SchedulerNode(
+                n, old.state(), "IDLE", "", Set.of("tiny"), List.of("j")));
+      }
+      e.findingChanged(xid("node-000"));
+      e.findingChanged(xid("node-001"));
+      List<Run> runs = e.runs(10);
+      Run second = runs.get(0);
+      assertEquals(RunState.HELD, second.state(), second.toString());
+      assertTrue(
+          second.held().contains("partition tiny of fake would keep 1 available node(s)"),
+          second.held());
+      assertNull(small.nodes.get("node-001"));
+    }
+  }
+
+  @Test
+  void aRunResumesAfterARestartAtTheStepItStoppedOn() {
+    String id;
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-007", "99");
+      e.findingChanged(xid("node-007"));
+      ticks(e, 2);
+      id = e.runs(1).get(0).id();
+      assertEquals(1, e.run(id).orElseThrow().current());
+    } // the appliance stops (the store is closed as after a crash: every write was committed)
+    slurm.endJobs("node-007");
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      Run resumed = e.run(id).orElseThrow();
+      assertEquals(RunState.RUNNING, resumed.state());
+      assertEquals(1, resumed.current(), "at wait-drained, not from the start");
+      ticks(e, 5);
+      Run done = e.run(id).orElseThrow();
+      assertEquals(RunState.SUCCEEDED, done.state());
+      assertEquals(
+          List.of("drain node-007", "resume node-007"), slurm.calls, "drained once, not again");
+    }
+  }
+
+  @Test
+  void aDryRunShowsEveryStepAndTouchesNothing() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.DRY_RUN, LADDER), "admin");
+      e.findingChanged(xid("node-001"));
+      Run r = e.runs(1).get(0);
+      assertEquals(RunState.SUCCEEDED, r.state());
+      assertTrue(r.dryRun());
+      assertTrue(r.steps().stream().allMatch(s -> s.status() == StepStatus.WOULD_RUN));
+      assertTrue(
+          r.steps().get(0).detail().startsWith("drain node-001 in its scheduler"),
+          r.steps().get(0).detail());
+      assertTrue(slurm.calls.isEmpty());
+      assertEquals(0, performed.get());
+    }
+  }
+
+  @Test
+  void destructiveStepsWaitForApprovalInApproveMode() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.APPROVE_DESTRUCTIVE, LADDER), "admin");
+      e.findingChanged(xid("node-002"));
+      Run r = e.runs(1).get(0);
+      assertEquals(RunState.AWAITING_APPROVAL, r.state());
+      assertTrue(slurm.calls.isEmpty(), "not drained before approval");
+      e.approve(r.id(), "operator1");
+      ticks(e, 2);
+      r = e.run(r.id()).orElseThrow();
+      assertEquals(RunState.AWAITING_APPROVAL, r.state(), "the reset is destructive too");
+      assertEquals(2, r.current());
+      assertEquals(List.of("drain node-002"), slurm.calls);
+      e.approve(r.id(), "operator1");
+      ticks(e, 3);
+      assertEquals(RunState.SUCCEEDED, e.run(r.id()).orElseThrow().state());
+      assertThrows(IllegalStateException.class, () -> e.approve(e.runs(1).get(0).id(), "x"));
+    }
+  }
+
+  @Test
+  void failuresInARowOpenTheBreakerAndNothingMoreRunsUntilAnAdminResetsIt() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.saveGuardrails(
+          new Guardrails(100, 0, 0, 2, 1440, 0, 3, List.of(), false, false, 0), "admin");
+      e.savePolicy(
+          policy(
+              PolicyMode.AUTOMATIC, List.of(PolicyStep.of("drain"), PolicyStep.of("broken-step"))),
+          "admin");
+      for (int i = 0; i < 3; i++) {
+        e.findingChanged(xid("node-01" + i));
+        ticks(e, 2);
+      }
+      assertEquals(3, e.runs(10).stream().filter(r -> r.state() == RunState.FAILED).count());
+      assertTrue(e.guardrails().breakerOpen());
+      Run failed = e.runs(10).get(0);
+      assertTrue(failed.held().contains("the test step fails"), failed.held());
+      assertEquals(
+          SchedulerState.DRAINED, slurm.state("node-012"), "a failed run leaves its node isolated");
+      e.findingChanged(xid("node-020"));
+      Run held = e.runs(1).get(0);
+      assertEquals(RunState.HELD, held.state());
+      assertTrue(held.held().startsWith("the circuit breaker is open"), held.held());
+      e.resetBreaker("admin");
+      ticks(e, 1);
+      assertFalse(e.run(held.id()).orElseThrow().state() == RunState.HELD);
+    }
+  }
+
+  @Test
+  void theKillSwitchHoldsEverythingWhereItIs() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-004", "1");
+      e.findingChanged(xid("node-004"));
+      Run r = e.runs(1).get(0);
+      e.killSwitch(true, "operator1");
+      slurm.endJobs("node-004");
+      ticks(e, 5);
+      assertEquals(1, e.run(r.id()).orElseThrow().current(), "no step while the kill switch is on");
+      e.findingChanged(xid("node-005"));
+      assertEquals(RunState.HELD, e.runs(1).get(0).state());
+      e.killSwitch(false, "admin");
+      ticks(e, 6);
+      assertEquals(RunState.SUCCEEDED, e.run(r.id()).orElseThrow().state());
+    }
+  }
+
+  @Test
+  void aNodeThatKeepsFailingGoesToAPersonInsteadOfLooping() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.saveGuardrails(
+          new Guardrails(100, 0, 0, 2, 1440, 0, 3, List.of(), false, false, 0), "admin");
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      for (int i = 0; i < 2; i++) {
+        Finding f =
+            new Finding(
+                "f" + i,
+                "xid",
+                new NodeId("node-030"),
+                0,
+                Severity.CRITICAL,
+                FindingState.OPEN,
+                clock.instant(),
+                clock.instant(),
+                null,
+                "XID 79",
+                Map.of("code", "79"),
+                "",
+                0,
+                1);
+        e.findingChanged(f);
+        ticks(e, 5);
+      }
+      assertEquals(2, e.runs(10).stream().filter(r -> r.state() == RunState.SUCCEEDED).count());
+      e.findingChanged(
+          new Finding(
+              "f3",
+              "xid",
+              new NodeId("node-030"),
+              0,
+              Severity.CRITICAL,
+              FindingState.OPEN,
+              clock.instant(),
+              clock.instant(),
+              null,
+              "XID 79",
+              Map.of("code", "79"),
+              "",
+              0,
+              1));
+      Run third = e.runs(1).get(0);
+      assertEquals(RunState.ESCALATED, third.state());
+      assertTrue(third.held().contains("remediated 2 time(s)"), third.held());
+    }
+  }
+
+  @Test
+  void anUnreachableSchedulerStopsTheRunAtThatStepAndTheNodeIsNotReportedDrained() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.saveGuardrails(
+          new Guardrails(100, 0, 0, 2, 1440, 0, 3, List.of(), false, false, 0), "admin");
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.unreachable = true;
+      e.findingChanged(xid("node-008"));
+      Run r = e.runs(1).get(0);
+      assertEquals(RunState.FAILED, r.state());
+      assertEquals(StepStatus.FAILED, r.steps().get(0).status());
+      assertTrue(
+          r.steps().get(0).detail().contains("slurmctld is not responding"),
+          r.steps().get(0).detail());
+      assertEquals(StepStatus.CANCELLED, r.steps().get(1).status());
+    }
+  }
+
+  @Test
+  void policiesAreVersionedAndAStepNoBundleProvidesIsRefused() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      assertTrue(e.policies().stream().anyMatch(p -> p.id().equals("gpu-off-the-bus")));
+      assertTrue(
+          e.policies().stream().allMatch(p -> p.mode() == PolicyMode.DRY_RUN),
+          "a fresh appliance starts in dry-run");
+      Policy v1 =
+          e.policies().stream().filter(p -> p.id().equals("straggler")).findFirst().orElseThrow();
+      Policy changed =
+          new Policy(
+              v1.id(),
+              v1.name(),
+              v1.description(),
+              v1.kinds(),
+              v1.minSeverity(),
+              v1.xids(),
+              List.of(PolicyStep.of("drain")),
+              List.of(),
+              PolicyMode.AUTOMATIC,
+              true,
+              5,
+              1,
+              "",
+              Instant.EPOCH);
+      Policy v2 = e.savePolicy(changed, "admin");
+      assertEquals(2, v2.version());
+      assertEquals("admin", v2.updatedBy());
+      assertEquals(
+          List.of(1, 2), e.policyHistory("straggler").stream().map(Policy::version).toList());
+      IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  e.savePolicy(
+                      policy(PolicyMode.AUTOMATIC, List.of(PolicyStep.of("teleport"))), "admin"));
+      assertTrue(refused.getMessage().contains("teleport"), refused.getMessage());
+    }
+  }
+
+  /** A clock the test moves. */
+  static final class MutableClock extends Clock {
+    private volatile Instant now;
+
+    MutableClock(Instant start) {
+      now = start;
+    }
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}
