@@ -75,6 +75,30 @@ final class FaultBook {
     return removed;
   }
 
+  /**
+   * Clears the faults of {@code node} that a power cycle clears (at {@code nowMillis}); returns how
+   * many.
+   */
+  synchronized int clearForReboot(String node, long nowMillis) {
+    List<Fault> next = new ArrayList<>();
+    List<Fault> ended = new ArrayList<>();
+    for (Fault f : state.held()) {
+      if (f.node().equals(node) && f.kind().clearedByReboot()) {
+        if (nowMillis > f.startMillis()) {
+          ended.add(f.clearedAt(nowMillis));
+        }
+        LOG.log(Level.INFO, "Simulator: {0} cleared by a power cycle of the node", f.describe());
+      } else {
+        next.add(f);
+      }
+    }
+    int cleared = state.held().size() - next.size();
+    if (cleared > 0) {
+      state = new Snapshot(List.copyOf(next), history(ended));
+    }
+    return cleared;
+  }
+
   /** Moves the faults that have run their course by {@code nowMillis} to the cleared ones. */
   synchronized void prune(long nowMillis) {
     List<Fault> next = new ArrayList<>();

@@ -53,6 +53,19 @@ enum FaultKind {
       FaultParameter.word("mode", List.of("close", "hang")),
       FindingKind.TELEMETRY_STALE);
 
+  /**
+   * Returns true if a power cycle of the node clears the fault, as it does on real GPUs: an XID
+   * that needs a reset or reboot, a GPU fallen off the bus, a remap or retirement waiting for the
+   * next reset, a GPU left slow by a stuck clock. Worn hardware (failed remaps, DBEs, SBE storms),
+   * cooling and links stay.
+   */
+  boolean clearedByReboot() {
+    return switch (this) {
+      case XID, GPU_MISSING, ROW_REMAP_PENDING, RETIRED_PAGES_PENDING, STRAGGLER -> true;
+      default -> false;
+    };
+  }
+
   /** The value of {@code telemetry-stale}'s mode that closes each scrape's connection. */
   static final int STALE_CLOSE = 0;
 

@@ -134,6 +134,7 @@ public final class FleetSimulator {
                   new SimulatedBmcs.Options(
                       server.actualPort(), BMC_USER, bmcPassword(options.seed()), 0, 0, 0, 1_500),
                   clock));
+          bmcs.get().onPowerCycle(node -> faults.clearForReboot(node, clock.millis()));
           fingerprint = SimulatedBmcs.fingerprint(tls.certificate().getEncoded());
         } catch (java.security.cert.CertificateEncodingException | RuntimeException e) {
           close(server);

@@ -377,10 +377,25 @@ public final class SimulatedBmcs implements AutoCloseable {
       case "ForceOff", "GracefulShutdown" -> later(d, () -> bmc.setPower("Off"));
       case "ForceRestart", "PowerCycle" -> {
         bmc.setPower("Off");
-        later(d, () -> bmc.setPower("On"));
+        later(
+            d,
+            () -> {
+              bmc.setPower("On");
+              java.util.function.Consumer<String> listener = onPowerCycle;
+              if (listener != null) {
+                listener.accept(bmc.node());
+              }
+            });
       }
       default -> {}
     }
+  }
+
+  private volatile java.util.function.Consumer<String> onPowerCycle;
+
+  /** Calls {@code listener} with the node's name after each power cycle (or restart) ends. */
+  void onPowerCycle(java.util.function.Consumer<String> listener) {
+    onPowerCycle = listener;
   }
 
   private void later(long millis, Runnable r) {
