@@ -6,7 +6,6 @@ import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingQuery;
 import io.bulwark.api.health.FindingRepository;
-import io.bulwark.api.health.HealthService;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.remediation.RemediationStep;
 import io.bulwark.api.remediation.StepContext;
@@ -94,12 +93,17 @@ final class HealthSteps {
    */
   @Component(service = RemediationStep.class)
   public static final class Revalidate implements RemediationStep {
-    private final HealthService health;
+    private final FindingRepository findings;
     private final TelemetryQuery telemetry;
 
+    /**
+     * Reads the stored findings, not the {@code HealthService}: the health engine binds every
+     * {@code FindingListener}, remediation's engine among them, which binds this step; a reference
+     * back to the health engine would close that circle.
+     */
     @Activate
-    public Revalidate(@Reference HealthService health, @Reference TelemetryQuery telemetry) {
-      this.health = health;
+    public Revalidate(@Reference FindingRepository findings, @Reference TelemetryQuery telemetry) {
+      this.findings = findings;
       this.telemetry = telemetry;
     }
 
@@ -134,7 +138,7 @@ final class HealthSteps {
       }
       Instant from = Instant.parse(started);
       List<Finding> seen =
-          health.findings(FindingQuery.open().withNode(ctx.node())).stream()
+          findings.find(FindingQuery.open().withNode(ctx.node())).stream()
               .filter(f -> f.severity().compareTo(Severity.WARNING) >= 0)
               .filter(f -> !f.lastSeen().isBefore(from))
               .toList();

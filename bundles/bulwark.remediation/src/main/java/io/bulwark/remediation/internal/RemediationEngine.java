@@ -95,6 +95,11 @@ public final class RemediationEngine implements RemediationService, FindingListe
   private final Map<String, RemediationStep> steps = new ConcurrentHashMap<>();
   private final List<Consumer<Run>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong sequence = new AtomicLong();
+
+  /** How long after start a step no bundle provides is waited for (its bundle may be starting). */
+  static final Duration STEP_GRACE = Duration.ofSeconds(30);
+
+  private final Instant startedAt;
   private volatile Guardrails guardrails;
   private volatile MachineService machines;
   private volatile FleetRepository fleet;
@@ -148,6 +153,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
     this.clock = clock;
     this.workers = workers;
     this.keepRuns = keepRuns;
+    this.startedAt = clock.instant();
     if (workers instanceof ExecutorService es) {
       this.pool = es;
     }
@@ -837,6 +843,23 @@ public final class RemediationEngine implements RemediationService, FindingListe
     PolicyStep ps = current.step();
     RemediationStep impl = steps.get(ps.step());
     Instant now = clock.instant();
+    if (impl == null && Duration.between(startedAt, now).compareTo(STEP_GRACE) < 0) {
+      // Just started: the bundle that provides the step may not be bound yet.
+      Run waiting =
+          run.with(
+              RunState.RUNNING,
+              run.current(),
+              replace(
+                  run,
+                  current.withDetail(
+                      "waiting for the bundle that provides " + ps.step() + " to start")),
+              "",
+              now,
+              now.plusSeconds(2),
+              run.approvedBy());
+      saveIfRunning(run, waiting, "wait for step " + ps.step());
+      return;
+    }
     if (impl == null) {
       String why = "no installed bundle provides the step " + ps.step();
       if (ps.optional()) {

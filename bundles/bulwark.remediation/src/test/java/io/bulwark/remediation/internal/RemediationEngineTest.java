@@ -22,6 +22,7 @@ import io.bulwark.api.remediation.StepOutcome;
 import io.bulwark.api.remediation.StepStatus;
 import io.bulwark.api.scheduler.SchedulerState;
 import io.bulwark.store.internal.MapDbRecordStore;
+import io.bulwark.testing.RecordingAuditLog;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

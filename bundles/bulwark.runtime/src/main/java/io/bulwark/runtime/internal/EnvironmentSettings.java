@@ -28,6 +28,11 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_SIM_BMCS</td><td>io.bulwark.sim bmcs: how many simulated nodes have a BMC (0: none)</td></tr>
  *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
  *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
+ *   <tr><td>BULWARK_REMEDIATION_MODE</td><td>io.bulwark.remediation initialMode: the mode of the default
+ *       policies at first start (dry-run, approve-destructive or automatic)</td></tr>
+ *   <tr><td>BULWARK_REMEDIATION_SOAK_SECONDS</td><td>io.bulwark.remediation soakSeconds</td></tr>
+ *   <tr><td>BULWARK_SLURM_CONF</td><td>io.bulwark.scheduler.slurm slurmConf: the slurm.conf of the cluster
+ *       whose nodes remediation drains and resumes (turns the Slurm connector on)</td></tr>
  *   <tr><td>BULWARK_AUDIT_MAX_BYTES</td><td>io.bulwark.audit maxBytes: bytes, or with K, M, G or T
  *       (binary) after the number</td></tr>
  * </table>
@@ -43,6 +48,14 @@ final class EnvironmentSettings {
   static final String TPM_PID = "io.bulwark.security.tpm";
   static final String AGENT_PID = "io.bulwark.agent";
   static final String FILES_PID = PrivateFiles.PID;
+  static final String REMEDIATION_PID = "io.bulwark.remediation";
+  static final String SLURM_PID = "io.bulwark.scheduler.slurm";
+
+  /**
+   * The configurations the environment creates when no configuration resource holds them (the
+   * others it only overrides): components that are off, or at their defaults, until told.
+   */
+  static final java.util.Set<String> CREATED = java.util.Set.of(REMEDIATION_PID, SLURM_PID);
 
   /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
   static final int MAX_SIM_NODES = 4096;
@@ -150,6 +163,33 @@ final class EnvironmentSettings {
     String auditQuota = value(env, "BULWARK_AUDIT_MAX_BYTES");
     if (auditQuota != null) {
       put(o, AUDIT_PID, "maxBytes", bytes("BULWARK_AUDIT_MAX_BYTES", auditQuota));
+    }
+    String mode = value(env, "BULWARK_REMEDIATION_MODE");
+    if (mode != null) {
+      if (!mode.equals("dry-run")
+          && !mode.equals("approve-destructive")
+          && !mode.equals("automatic")) {
+        throw new InvalidSettingException(
+            "BULWARK_REMEDIATION_MODE", mode, "expected dry-run, approve-destructive or automatic");
+      }
+      put(o, REMEDIATION_PID, "initialMode", mode);
+    }
+    String soak = value(env, "BULWARK_REMEDIATION_SOAK_SECONDS");
+    if (soak != null) {
+      put(
+          o,
+          REMEDIATION_PID,
+          "soakSeconds",
+          count("BULWARK_REMEDIATION_SOAK_SECONDS", soak, 86_400));
+    }
+    String slurmConf = value(env, "BULWARK_SLURM_CONF");
+    if (slurmConf != null) {
+      Path conf = path("BULWARK_SLURM_CONF", slurmConf);
+      if (!Files.isRegularFile(conf) || !Files.isReadable(conf)) {
+        throw new InvalidSettingException(
+            "BULWARK_SLURM_CONF", slurmConf, "no readable slurm.conf there");
+      }
+      put(o, SLURM_PID, "slurmConf", conf.toString());
     }
     String fileSd = value(env, "BULWARK_FILE_SD");
     if (fileSd != null) {

@@ -1,4 +1,4 @@
-package io.bulwark.remediation.internal;
+package io.bulwark.testing;
 
 import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.audit.AuditLog;
@@ -10,11 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Internal test double of the audit log (the real one, hash-chained on disk, is tested in
- * bulwark.audit): keeps records in memory so the remediation tests can check what was audited.
+ * A test double of the audit log (the real one, hash-chained on disk, is tested in bulwark.audit):
+ * keeps records in memory so a bundle's tests can check what was audited.
  */
-final class RecordingAuditLog implements AuditLog {
-  final List<AuditRecord> records = new ArrayList<>();
+public final class RecordingAuditLog implements AuditLog {
+  /** What was appended, in order. */
+  public final List<AuditRecord> records = new ArrayList<>();
 
   @Override
   public synchronized AuditRecord append(AuditEvent event) {

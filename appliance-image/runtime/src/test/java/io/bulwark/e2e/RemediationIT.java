@@ -1,0 +1,250 @@
+package io.bulwark.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Remediation end to end on the demo fleet, policies in automatic mode: the simulator injects XID
+ * 79 on a node whose machine has a simulated Redfish BMC; the finding becomes a run; the machine
+ * goes Quarantined then Remediating, is power-cycled through its BMC (which clears the fault, as a
+ * reboot does), the finding clears, re-validation soaks. The appliance is killed with SIGKILL
+ * during the soak; after the restart the run goes on at the re-validation step and ends well, the
+ * machine back to Deployed, every step in the audit log. Then faults on 30% of the fleet at once:
+ * one node (10% of 16, rounded down, at least one) is isolated, the rest are held back by the
+ * guardrail and say so on the page.
+ */
+class RemediationIT {
+  private static final String NODE = "gpu-node-001";
+
+  @Test
+  void anXid79BecomesAPowerCycledRevalidatedNodeAndSurvivesAKill9() throws Exception {
+    Path work = RunningAppliance.workDir("remediation");
+    Map<String, String> env = new HashMap<>();
+    env.put("BULWARK_SIM_NODES", "16");
+    env.put("BULWARK_SIM_SCENARIO", "none");
+    env.put("BULWARK_REMEDIATION_MODE", "automatic");
+    env.put("BULWARK_REMEDIATION_SOAK_SECONDS", "25");
+    String runId;
+    int simPort;
+    try (RunningAppliance bulwark = RunningAppliance.demo(work, env)) {
+      bulwark.awaitUp(Duration.ofSeconds(90));
+      bulwark.login();
+      simPort = bulwark.simPort;
+      JsonObject machine =
+          await(
+              bulwark,
+              "/api/v1/machines/" + NODE,
+              m -> "deployed".equals(m.getString("state")),
+              90);
+      assertThat(machine.getString("node")).isEqualTo(NODE);
+      JsonObject overview = get(bulwark, "/api/v1/remediation");
+      assertThat(overview.getJsonArray("steps").getList())
+          .contains(
+              "drain", "wait-drained", "power-cycle", "wait-resolved", "revalidate", "resume");
+
+      inject(bulwark, NODE, 0);
+      long injected = System.nanoTime();
+      JsonObject run = awaitRun(bulwark, NODE, r -> true, 60);
+      runId = run.getString("id");
+      System.out.printf(
+          "remediation: XID 79 injected -> run started in %.1f s%n",
+          (System.nanoTime() - injected) / 1e9);
+      assertThat(run.getString("policy")).isEqualTo("gpu-off-the-bus");
+      assertThat(run.getString("mode")).isEqualTo("automatic");
+      JsonObject soaking =
+          await(
+              bulwark,
+              "/api/v1/remediation/runs/" + runId,
+              r -> "revalidate".equals(currentStep(r)),
+              180);
+      assertThat(step(soaking, "power-cycle").getString("status")).isEqualTo("done");
+      assertThat(step(soaking, "wait-resolved").getString("status")).isEqualTo("done");
+      assertThat(step(soaking, "drain").getString("status")).isEqualTo("skipped");
+      assertThat(step(soaking, "drain").getString("detail")).contains("no scheduler connector");
+      assertThat(get(bulwark, "/api/v1/machines/" + NODE).getString("state"))
+          .isEqualTo("remediating");
+
+      // SIGKILL in the soak: nothing is shut down cleanly.
+      bulwark.process.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+    }
+
+    env.put(
+        "BULWARK_SIM_PORT", Integer.toString(simPort)); // the machines' BMCs stay where they are
+    try (RunningAppliance bulwark = RunningAppliance.demo(work, env)) {
+      bulwark.awaitUp(Duration.ofSeconds(90));
+      bulwark.login();
+      JsonObject done =
+          await(
+              bulwark,
+              "/api/v1/remediation/runs/" + runId,
+              r -> !"running".equals(r.getString("state")),
+              180);
+      assertThat(done.getString("state")).as(done.encodePrettily()).isEqualTo("succeeded");
+      assertThat(step(done, "revalidate").getString("status")).isEqualTo("done");
+      assertThat(step(done, "power-cycle").getInteger("attempts"))
+          .as("the power cycle was not asked for again after the restart")
+          .isLessThan(40);
+      assertThat(get(bulwark, "/api/v1/machines/" + NODE).getString("state")).isEqualTo("deployed");
+      String history = bulwark.get("/api/v1/machines/" + NODE + "/history").body();
+      assertThat(history).contains("quarantine", "remediate", "power-cycle done");
+      String audit = bulwark.get("/api/v1/audit?action=remediation.step-end&limit=100").body();
+      assertThat(audit).contains("power-cycle", "revalidate");
+
+      // An admin makes the policy's soak ten minutes long (a new version), so the run that gets
+      // the isolation slot keeps it while the page is looked at.
+      JsonObject policy = get(bulwark, "/api/v1/remediation/policies/gpu-off-the-bus");
+      for (Object o : policy.getJsonArray("steps")) {
+        JsonObject s = (JsonObject) o;
+        if (s.getString("step").equals("revalidate")) {
+          s.put("parameters", new JsonObject().put("soakSeconds", "600"));
+        }
+      }
+      for (String f : List.of("id", "version", "updatedBy", "updatedAt", "versions")) {
+        policy.remove(f);
+      }
+      HttpResponse<String> saved =
+          bulwark.send(
+              "PUT",
+              bulwark.baseUrl() + "/api/v1/remediation/policies/gpu-off-the-bus",
+              policy.encode());
+      assertThat(saved.statusCode()).as(saved.body()).isEqualTo(200);
+      assertThat(new JsonObject(saved.body()).getInteger("version")).isEqualTo(2);
+
+      // Faults on 5 of 16 nodes at once: the isolation limit holds the line.
+      for (int i = 3; i <= 7; i++) {
+        inject(bulwark, String.format("gpu-node-%03d", i), 1);
+      }
+      JsonObject held =
+          await(
+              bulwark,
+              "/api/v1/remediation",
+              o -> o.getJsonObject("runs").getInteger("held") == 4 && o.getInteger("isolated") == 1,
+              90);
+      assertThat(held.getInteger("isolationLimit")).isEqualTo(1);
+      JsonArray heldRuns = get(bulwark, "/api/v1/remediation/runs?state=held").getJsonArray("runs");
+      assertThat(heldRuns).hasSize(4);
+      for (Object o : heldRuns) {
+        assertThat(((JsonObject) o).getString("held")).startsWith("isolation limit: 1 of 1");
+      }
+
+      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
+      try {
+        WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
+        browser.get(bulwark.baseUrl() + "/#/remediation");
+        wait.until(
+            d -> d.findElements(By.cssSelector("#runs-table tr[data-state='held']")).size() == 4);
+        assertThat(browser.findElement(By.id("isolated")).getText()).contains("1 of 1");
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#runs-table tr[data-state='held'] .run-step"))
+                    .getText())
+            .contains("isolation limit");
+        Path dir = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+        Files.write(
+            dir.resolve("remediation.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        browser.get(bulwark.baseUrl() + "/#/remediation-run/" + runId);
+        wait.until(
+            d -> d.findElements(By.cssSelector("#run-steps li[data-status='done']")).size() == 3);
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#run-steps li[data-step='power-cycle']"))
+                    .getText())
+            .contains("power-cycled through its BMC");
+        Files.write(
+            dir.resolve("remediation-run.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      } finally {
+        browser.quit();
+      }
+    }
+  }
+
+  private static void inject(RunningAppliance bulwark, String node, int gpu) throws Exception {
+    JsonObject fault =
+        new JsonObject().put("kind", "xid").put("node", node).put("gpu", gpu).put("xid", 79);
+    HttpResponse<String> r = bulwark.send("POST", bulwark.simUrl("/sim/faults"), fault.encode());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+  }
+
+  private static String currentStep(JsonObject run) {
+    JsonArray steps = run.getJsonArray("steps");
+    int i = run.getInteger("current");
+    return i < steps.size() ? steps.getJsonObject(i).getString("step") : "";
+  }
+
+  private static JsonObject step(JsonObject run, String name) {
+    for (Object o : run.getJsonArray("steps")) {
+      JsonObject s = (JsonObject) o;
+      if (s.getString("step").equals(name)) {
+        return s;
+      }
+    }
+    throw new AssertionError("no step " + name + " in " + run.encodePrettily());
+  }
+
+  private static JsonObject get(RunningAppliance bulwark, String path) throws Exception {
+    HttpResponse<String> r = bulwark.get(path);
+    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  private static JsonObject awaitRun(
+      RunningAppliance bulwark, String node, Predicate<JsonObject> test, int seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < deadline) {
+      List<Object> runs =
+          get(bulwark, "/api/v1/remediation/runs?node=" + node).getJsonArray("runs").getList();
+      for (Object o : runs) {
+        JsonObject r = o instanceof JsonObject j ? j : new JsonObject((Map<String, Object>) o);
+        if (test.test(r)) {
+          return r;
+        }
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError(
+        "no remediation run for " + node + " within " + seconds + " s:\n" + bulwark.console());
+  }
+
+  private static JsonObject await(
+      RunningAppliance bulwark, String path, Predicate<JsonObject> test, int seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    JsonObject last = null;
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> r = bulwark.get(path);
+      if (r.statusCode() == 200) {
+        last = new JsonObject(r.body());
+        if (test.test(last)) {
+          return last;
+        }
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError(
+        path
+            + " did not reach the expected state within "
+            + seconds
+            + " s; last: "
+            + (last == null ? "none" : last.encodePrettily()));
+  }
+}
