@@ -5,7 +5,7 @@
  * by host name.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.api.scheduler;
 
 import org.osgi.annotation.bundle.Export;
