@@ -51,7 +51,7 @@ export function mount(root, params, navigate, session) {
 
   async function act(what) {
     try {
-      run = await send('POST', `remediation/runs/${encodeURIComponent(id)}/${what}`, what === 'cancel' ? { reason: 'cancelled from the run page' } : {});
+      run = await send('POST', `remediation/runs/${encodeURIComponent(id)}/${what}`, what === 'cancel' ? { reason: 'cancelled from the run page' } : { step: run.current });
       clearProblem(error);
       render();
     } catch (e) {

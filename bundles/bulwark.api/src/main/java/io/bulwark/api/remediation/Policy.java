@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * @param xids for XID findings: the XID numbers it answers; empty for any (findings of other kinds
  *     are not constrained)
  * @param steps the ladder, in order; never empty
- * @param recurrenceSteps the ladder for a node whose previous run of this policy ended well within
- *     the flap window (e.g. straight to Broken); empty: such a node goes to a person
+ * @param recurrenceSteps the ladder for a node whose previous run of this policy was within the
+ *     flap window (e.g. straight to Broken); empty: the usual ladder again (the flap limit still
+ *     sends a node that keeps coming back to a person)
  * @param mode automatic, approve destructive steps, or dry-run
  * @param enabled false to keep the policy without it starting runs
  * @param priority which policy wins when several match a finding (higher first)

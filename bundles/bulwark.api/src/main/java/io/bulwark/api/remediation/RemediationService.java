@@ -60,11 +60,12 @@ public interface RemediationService {
   Run cancel(String id, String reason, String by);
 
   /**
-   * Approves the destructive step a run waits on.
+   * Approves the destructive step a run waits on: the step at index {@code step} (what the approver
+   * saw), so that a repeated request cannot approve the next one.
    *
-   * @throws IllegalStateException if it waits on no approval
+   * @throws IllegalStateException if it waits on no approval, or on another step
    */
-  Run approve(String id, String by);
+  Run approve(String id, int step, String by);
 
   /** Returns the names of the steps bundles provide now. */
   List<String> steps();

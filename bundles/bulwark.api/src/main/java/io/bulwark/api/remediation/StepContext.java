@@ -56,8 +56,27 @@ public interface StepContext {
   /** Returns how many times the step has been called in this run, this call included. */
   int attempt();
 
-  /** Returns the words naming why the node is being remediated, for scheduler reasons. */
+  /**
+   * Returns the words naming why the node is being remediated, for scheduler reasons: the finding's
+   * kind first, then the run ("xid (run-…): XID 79 on GPU 0 of gpu-a07: …"); connectors add their own
+   * prefix.
+   */
   String reason();
+
+  /**
+   * Returns true if an earlier step of this run found the node drained in its scheduler (a {@code
+   * wait-drained} that ended done), or found that no scheduler is configured to run work on it. A
+   * step that disturbs running work (a GPU reset, a power cycle) refuses to act otherwise.
+   */
+  boolean drained();
+
+  /**
+   * Throws if the run is no longer running (cancelled, ended, or the kill switch pulled): a step
+   * calls it right before each action it takes, so that nothing is done for a run that stopped.
+   *
+   * @throws IllegalStateException naming why the run stopped
+   */
+  void ensureActive();
 
   /** Returns the time now (the engine's clock). */
   Instant now();

@@ -117,7 +117,7 @@ final class DefaultPolicies {
                 drain,
                 waitDrained,
                 PolicyStep.of("notify", Map.of("audience", "facilities")),
-                PolicyStep.of("wait-resolved", Map.of("timeoutMinutes", "1440")),
+                PolicyStep.of("wait-resolved", Map.of("timeoutMinutes", "180")),
                 revalidate,
                 resume),
             List.of(),

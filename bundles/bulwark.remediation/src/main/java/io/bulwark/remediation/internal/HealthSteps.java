@@ -137,6 +137,17 @@ final class HealthSteps {
         return StepOutcome.waitFor(Duration.ofSeconds(Math.min(soak, 2)), "soak started");
       }
       Instant from = Instant.parse(started);
+      String checked = ctx.memo().get("checkedAt");
+      if (checked != null
+          && Duration.between(Instant.parse(checked), ctx.now()).getSeconds() > 30) {
+        // Nobody watched the node in between (the appliance was down): the soak starts again.
+        ctx.remember("soakFrom", ctx.now().toString());
+        ctx.remember("checkedAt", ctx.now().toString());
+        return StepOutcome.waitFor(
+            Duration.ofSeconds(2),
+            "soak started again: the node was not watched from " + checked + " to " + ctx.now());
+      }
+      ctx.remember("checkedAt", ctx.now().toString());
       List<Finding> seen =
           findings.find(FindingQuery.open().withNode(ctx.node())).stream()
               .filter(f -> f.severity().compareTo(Severity.WARNING) >= 0)
@@ -251,7 +262,7 @@ final class HealthSteps {
 
     private static String message(StepContext ctx) {
       return ctx.hostname()
-          + " is drained because of "
+          + (ctx.drained() ? " is drained because of " : " needs attention because of ")
           + ctx.finding().kind()
           + ": "
           + ctx.finding().summary()

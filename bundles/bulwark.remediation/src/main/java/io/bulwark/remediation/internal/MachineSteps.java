@@ -87,6 +87,13 @@ final class MachineSteps {
       int boot = SchedulerSteps.positive(ctx.parameter("bootSeconds", "30"), "bootSeconds");
       String requested = ctx.memo().get("requested");
       if (requested == null) {
+        if (!ctx.drained()) {
+          return StepOutcome.failed(
+              "node "
+                  + ctx.node()
+                  + " was not found drained in this run: a power cycle could kill the work on it;"
+                  + " the policy needs drain and wait-drained before power-cycle");
+        }
         return request(ctx, m, "1");
       }
       Instant at = Instant.parse(requested);
@@ -95,6 +102,12 @@ final class MachineSteps {
         if (!m.pending().isEmpty()) {
           return StepOutcome.waitFor(
               Duration.ofSeconds(1), "the BMC of " + m.id() + " is carrying out " + m.pending());
+        }
+        if (Duration.between(at, ctx.now()).getSeconds() >= 30
+            && "1".equals(ctx.memo().get("tries"))) {
+          // Asked for, but no BMC operation is pending and none ended: the request never reached
+          // the machines service (a restart in between). Asked for once more.
+          return request(ctx, m, "2");
         }
         if (Duration.between(at, ctx.now()).toMinutes() >= 10) {
           return StepOutcome.failed(
@@ -145,6 +158,7 @@ final class MachineSteps {
       }
       ctx.remember("tries", tries);
       ctx.remember("requested", ctx.now().toString());
+      ctx.ensureActive();
       machines.operate(
           m.id(), MachineOperation.POWER_CYCLE, ctx.reason(), RemediationEngine.BULWARK);
       return StepOutcome.waitFor(
@@ -215,6 +229,7 @@ final class MachineSteps {
         return StepOutcome.done("machine " + m.id() + " is Broken", note);
       }
       String text = "RMA: " + note.get("rma");
+      ctx.ensureActive();
       if (m.state() == MachineState.REMEDIATING) {
         machines.operate(
             m.id(),

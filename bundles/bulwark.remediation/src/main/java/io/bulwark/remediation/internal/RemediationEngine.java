@@ -9,6 +9,7 @@ import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingListener;
 import io.bulwark.api.health.FindingRepository;
 import io.bulwark.api.machine.Machine;
+import io.bulwark.api.machine.MachineId;
 import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineService;
 import io.bulwark.api.machine.MachineState;
@@ -92,6 +93,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
   private final int keepRuns;
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<String> queued = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopping;
+  private volatile boolean killed;
+  private volatile boolean findingsScanned;
   private final Map<String, RemediationStep> steps = new ConcurrentHashMap<>();
   private final List<Consumer<Run>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong sequence = new AtomicLong();
@@ -196,6 +201,8 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   @Deactivate
   void deactivate() {
+    // A step cut short by the stop is re-checked after the restart, not failed.
+    stopping = true;
     if (ticker != null) {
       ticker.shutdownNow();
     }
@@ -296,6 +303,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
         });
     guardrails =
         store.read(r -> r.map(RemediationFormats.SETTINGS).get(RemediationFormats.GUARDRAILS_KEY));
+    killed = guardrails.killSwitch();
     List<Run> stored =
         store.read(r -> r.map(RemediationFormats.RUNS).entries()).stream()
             .map(Map.Entry::getValue)
@@ -483,11 +491,11 @@ public final class RemediationEngine implements RemediationService, FindingListe
             "startedBy", by));
     if (state == RunState.ESCALATED) {
       LOG.log(Level.WARNING, "Remediation of {0}: {1}", finding.node(), held);
-      return run;
+      return end(run, RunState.ESCALATED, held, run.steps());
     }
     Run admitted = admit(run);
     if (admitted.state() == RunState.RUNNING) {
-      workers.execute(() -> advance(admitted.id()));
+      dispatch(admitted.id());
     }
     return admitted;
   }
@@ -539,6 +547,14 @@ public final class RemediationEngine implements RemediationService, FindingListe
     if (now == null || now.state() != RunState.HELD) {
       return now == null ? run : now;
     }
+    FindingRepository repo = findings;
+    if (repo != null && !now.findingId().isEmpty()) {
+      Optional<Finding> f = repo.get(now.findingId());
+      if (f.isPresent() && !f.get().isOpen()) {
+        return end(
+            now, RunState.CANCELLED, "the finding cleared before the run could start", now.steps());
+      }
+    }
     Optional<String> refusal = refusal(now);
     Instant at = clock.instant();
     if (now.dryRun()) {
@@ -551,19 +567,21 @@ public final class RemediationEngine implements RemediationService, FindingListe
       }
       return now;
     }
-    Optional<String> machineRefusal = isolateMachine(now);
-    if (machineRefusal.isPresent()) {
-      return end(now, RunState.ESCALATED, machineRefusal.get(), now.steps());
-    }
+    // Stored first: a crash before the machine moves leaves a running run whose first step sees
+    // the machine not Remediating and sends it to a person, never a machine moved by no run.
     Run running = now.with(RunState.RUNNING, 0, now.steps(), "", at, at, "");
     save(running, "start remediation run " + now.id());
+    Optional<String> machineRefusal = isolateMachine(running);
+    if (machineRefusal.isPresent()) {
+      return end(running, RunState.ESCALATED, machineRefusal.get(), running.steps());
+    }
     return running;
   }
 
   /** Why {@code run} may not isolate its node now, or empty. */
   Optional<String> refusal(Run run) {
     Guardrails g = guardrails;
-    if (g.killSwitch()) {
+    if (killed) {
       return Optional.of(
           "the remediation kill switch is on: no run starts until an admin turns it off");
     }
@@ -611,9 +629,16 @@ public final class RemediationEngine implements RemediationService, FindingListe
     Optional<Machine> machine = machineOf(run.node());
     String rack = machine.map(Machine::rack).orElse("");
     if (!rack.isEmpty() && g.maxIsolatedPerRack() > 0) {
+      Map<MachineId, String> racks = new HashMap<>();
+      MachineService ms = machines;
+      if (ms != null) {
+        for (Machine x : ms.machines()) {
+          racks.put(x.id(), x.rack());
+        }
+      }
       long inRack =
           isolating.stream()
-              .filter(r -> machineOf(r.node()).map(Machine::rack).orElse("").equals(rack))
+              .filter(r -> r.machine() != null && rack.equals(racks.get(r.machine())))
               .count();
       if (inRack >= g.maxIsolatedPerRack()) {
         return Optional.of(
@@ -688,12 +713,49 @@ public final class RemediationEngine implements RemediationService, FindingListe
     return Optional.empty();
   }
 
+  /**
+   * Returns the runs whose node remediation holds out of service now, one per node (its latest
+   * run): runs under way, and ended runs that left the node out: a failed or cancelled run that
+   * drained it, while its machine is still Quarantined or Broken (or, with no machine linked, for a
+   * day), and a run that marked its machine Broken. {@code except}: a run not to count (null:
+   * none).
+   */
   private List<Run> isolating(Run except) {
-    List<Run> out = new ArrayList<>();
+    Map<NodeId, Run> latest = new HashMap<>();
     for (Run r : runs.values()) {
-      if (!r.id().equals(except.id())
-          && !r.dryRun()
-          && (r.state() == RunState.RUNNING || r.state() == RunState.AWAITING_APPROVAL)) {
+      if (r.dryRun() || (except != null && r.id().equals(except.id()))) {
+        continue;
+      }
+      latest.merge(r.node(), r, (a, b) -> a.created().isAfter(b.created()) ? a : b);
+    }
+    Map<MachineId, MachineState> states = new HashMap<>();
+    MachineService m = machines;
+    if (m != null) {
+      for (Machine x : m.machines()) {
+        states.put(x.id(), x.state());
+      }
+    }
+    Instant dayAgo = clock.instant().minus(Duration.ofDays(1));
+    List<Run> out = new ArrayList<>();
+    for (Run r : latest.values()) {
+      if (r.state() == RunState.RUNNING || r.state() == RunState.AWAITING_APPROVAL) {
+        out.add(r);
+        continue;
+      }
+      if (r.state() == RunState.HELD) {
+        continue;
+      }
+      boolean drained =
+          r.steps().stream()
+              .anyMatch(s -> s.step().step().equals("drain") && s.status() == StepStatus.DONE);
+      MachineState state = r.machine() == null ? null : states.get(r.machine());
+      boolean outOfService =
+          state == MachineState.QUARANTINED
+              || state == MachineState.REMEDIATING
+              || state == MachineState.BROKEN;
+      if (state != null
+          ? outOfService && (drained || state == MachineState.BROKEN)
+          : drained && r.state() != RunState.SUCCEEDED && r.updated().isAfter(dayAgo)) {
         out.add(r);
       }
     }
@@ -759,6 +821,9 @@ public final class RemediationEngine implements RemediationService, FindingListe
     if (!orphansChecked) {
       releaseOrphans();
     }
+    if (!findingsScanned) {
+      scanOpenFindings(null);
+    }
     Instant now = clock.instant();
     List<Run> held =
         runs.values().stream()
@@ -768,18 +833,59 @@ public final class RemediationEngine implements RemediationService, FindingListe
     for (Run r : held) {
       Run after = admit(r);
       if (after.state() == RunState.RUNNING) {
-        workers.execute(() -> advance(after.id()));
+        dispatch(after.id());
       }
     }
     Guardrails g = guardrails;
-    if (g.killSwitch() || g.breakerOpen()) {
+    if (killed || g.breakerOpen()) {
       return;
     }
     for (Run r : runs.values()) {
       if (r.state() == RunState.RUNNING
           && (r.nextCheck() == null || !r.nextCheck().isAfter(now))
           && !inFlight.contains(r.id())) {
-        workers.execute(() -> advance(r.id()));
+        dispatch(r.id());
+      }
+    }
+  }
+
+  /** Hands the run to a worker unless it waits for one already (a run is queued at most once). */
+  private void dispatch(String id) {
+    if (!queued.add(id)) {
+      return;
+    }
+    workers.execute(
+        () -> {
+          queued.remove(id);
+          advance(id);
+        });
+  }
+
+  /**
+   * Starts runs for the open findings that have none: at start (findings opened while the engine
+   * was away) and when a node's run ends (a finding that arrived while it ran). {@code node} null:
+   * every node.
+   */
+  private void scanOpenFindings(NodeId node) {
+    FindingRepository repo = findings;
+    if (repo == null) {
+      return;
+    }
+    if (node == null) {
+      findingsScanned = true;
+    }
+    io.bulwark.api.health.FindingQuery q = io.bulwark.api.health.FindingQuery.open();
+    if (node != null) {
+      q = q.withNode(node);
+    }
+    for (Finding f : repo.find(q)) {
+      if (f.isOpen() && !hasRunFor(f.id())) {
+        try {
+          startFor(f, null, BULWARK);
+        } catch (RuntimeException e) {
+          LOG.log(
+              Level.WARNING, "Remediation: no run for finding " + f.id() + ": " + e.getMessage());
+        }
       }
     }
   }
@@ -818,7 +924,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
       return;
     }
     try {
-      advanceOnce(id);
+      // Steps that end at once (done, skipped) are followed by the next without waiting for a tick.
+      for (int i = 0; i < 20 && advanceOnce(id); i++) {
+        // again
+      }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Remediation run " + id + ": " + e.getMessage(), e);
     } finally {
@@ -826,23 +935,43 @@ public final class RemediationEngine implements RemediationService, FindingListe
     }
   }
 
-  private void advanceOnce(String id) {
+  /** Calls the step once; returns true if the run moved on to a step that is due now. */
+  private boolean advanceOnce(String id) {
+    Run before = runs.get(id);
+    advanceStep(id);
+    Run after = runs.get(id);
+    return before != null
+        && after != null
+        && after.state() == RunState.RUNNING
+        && after.current() != before.current()
+        && (after.nextCheck() == null || !after.nextCheck().isAfter(clock.instant()));
+  }
+
+  private void advanceStep(String id) {
     Guardrails g = guardrails;
-    if (g.killSwitch() || g.breakerOpen()) {
+    if (killed || g.breakerOpen() || stopping) {
       return;
     }
     Run run = runs.get(id);
     if (run == null || run.state() != RunState.RUNNING) {
       return;
     }
+    Instant now = clock.instant();
+    if (run.nextCheck() != null && run.nextCheck().isAfter(now)) {
+      return; // a wait not over yet
+    }
     StepRecord current = run.currentStep();
     if (current == null) {
       succeed(run);
       return;
     }
+    Optional<String> machineGone = machineLeft(run);
+    if (machineGone.isPresent()) {
+      escalate(run, current, machineGone.get());
+      return;
+    }
     PolicyStep ps = current.step();
     RemediationStep impl = steps.get(ps.step());
-    Instant now = clock.instant();
     if (impl == null && Duration.between(startedAt, now).compareTo(STEP_GRACE) < 0) {
       // Just started: the bundle that provides the step may not be bound yet.
       Run waiting =
@@ -940,6 +1069,9 @@ public final class RemediationEngine implements RemediationService, FindingListe
           "Remediation run " + id + ", step " + ps.step() + ": " + e.getMessage(),
           e);
     }
+    if (stopping || Thread.currentThread().isInterrupted()) {
+      return; // the appliance is stopping: the step is re-checked after the restart
+    }
     Run after = runs.get(id);
     if (after == null || after.state() != RunState.RUNNING) {
       return; // cancelled while the step ran: its outcome is not acted on
@@ -977,6 +1109,46 @@ public final class RemediationEngine implements RemediationService, FindingListe
             "wait in step " + ps.step());
       }
     }
+  }
+
+  /**
+   * Returns why the run must stop because its machine left Remediating by other hands (an operator
+   * aborted it, marked it broken, or deleted it), or empty.
+   */
+  private Optional<String> machineLeft(Run run) {
+    MachineService m = machines;
+    if (run.machine() == null || m == null) {
+      return Optional.empty();
+    }
+    Optional<Machine> found = m.machine(run.machine());
+    if (found.isEmpty()) {
+      return Optional.of("machine " + run.machine() + " was deleted while the run held it");
+    }
+    Machine x = found.get();
+    if (x.state() == MachineState.REMEDIATING) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "machine "
+            + x.id()
+            + " left Remediating (it is "
+            + x.state().label()
+            + ": "
+            + x.stateReason()
+            + "); the run stops so that it does not act on a machine someone else took");
+  }
+
+  private synchronized void escalate(Run run, StepRecord step, String why) {
+    Run now = runs.get(run.id());
+    if (now == null || now.state() != RunState.RUNNING) {
+      return;
+    }
+    List<StepRecord> list = new ArrayList<>(now.steps());
+    for (int i = now.current(); i < list.size(); i++) {
+      list.set(i, list.get(i).withStatus(StepStatus.CANCELLED));
+    }
+    end(now, RunState.ESCALATED, why, list);
+    LOG.log(Level.WARNING, "Remediation of {0}: {1}", now.node(), why);
   }
 
   private static boolean inWindow(Guardrails g, Instant now) {
@@ -1025,13 +1197,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
     if (moved.current() >= moved.steps().size()) {
       succeed(moved);
     } else {
-      workers.execute(
-          () -> {
-            // the next step goes at once, on a fresh call
-            if (!inFlight.contains(moved.id())) {
-              advance(moved.id());
-            }
-          });
+      dispatch(moved.id());
     }
   }
 
@@ -1084,16 +1250,22 @@ public final class RemediationEngine implements RemediationService, FindingListe
     for (int i = now.current() + 1; i < list.size(); i++) {
       list.set(i, list.get(i).withStatus(StepStatus.CANCELLED));
     }
+    Run ended =
+        end(now, RunState.FAILED, "failed at step " + step.step().step() + ": " + detail, list);
     requarantine(
         now, "remediation run " + now.id() + " failed at " + step.step().step() + ": " + detail);
-    end(now, RunState.FAILED, "failed at step " + step.step().step() + ": " + detail, list);
+    boolean wasDrained =
+        ended.steps().stream()
+            .anyMatch(x -> x.step().step().equals("drain") && x.status() == StepStatus.DONE);
     LOG.log(
         Level.WARNING,
-        "Remediation of {0} failed at step {1}: {2}. The node stays isolated; a person takes it from"
-            + " here (run {3}).",
+        "Remediation of {0} failed at step {1}: {2}. {3} A person takes it from here (run {4}).",
         now.node(),
         step.step().step(),
         detail,
+        wasDrained
+            ? "The node stays drained in its scheduler."
+            : "The node was not drained by this run: it may still take work.",
         now.id());
     Guardrails g = guardrails;
     int failures = g.failuresInARow() + 1;
@@ -1173,6 +1345,11 @@ public final class RemediationEngine implements RemediationService, FindingListe
         Map.of("state", state.apiName(), "detail", clip(held)));
     findingsCache.remove(run.id());
     prune();
+    if (!stopping) {
+      // A finding that opened on the node while this run held it gets its own run now.
+      NodeId node = run.node();
+      workers.execute(() -> scanOpenFindings(node));
+    }
     return ended;
   }
 
@@ -1290,18 +1467,65 @@ public final class RemediationEngine implements RemediationService, FindingListe
         .toList();
   }
 
-  @Override
-  public synchronized Policy savePolicy(Policy policy, String by) {
-    for (PolicyStep s : concat(policy.steps(), policy.recurrenceSteps())) {
-      if (!s.optional() && !steps.containsKey(s.step())) {
-        throw new IllegalArgumentException(
-            "no installed bundle provides the step '"
-                + s.step()
-                + "' (installed: "
-                + new java.util.TreeSet<>(steps.keySet())
-                + "); mark it optional or choose another");
+  /** The steps that disturb work on the node itself: only after the node is drained. */
+  static final Set<String> NEEDS_DRAINED = Set.of("power-cycle", "gpu-reset", "dcgm-diag");
+
+  /** The numeric parameters of the built-in steps: whole numbers of 1 or more. */
+  private static final Set<String> POSITIVE =
+      Set.of("timeoutMinutes", "bootSeconds", "silenceMinutes", "level");
+
+  /**
+   * Checks a policy before it is stored: every step installed (or optional), the parameters of the
+   * built-in steps usable, and no step that disturbs the node's work before a wait for the drain.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  void checkPolicy(Policy policy) {
+    for (List<PolicyStep> ladder : List.of(policy.steps(), policy.recurrenceSteps())) {
+      boolean waited = false;
+      for (PolicyStep s : ladder) {
+        if (!s.optional() && !steps.containsKey(s.step())) {
+          throw new IllegalArgumentException(
+              "no installed bundle provides the step '"
+                  + s.step()
+                  + "' (installed: "
+                  + new java.util.TreeSet<>(steps.keySet())
+                  + "); mark it optional or choose another");
+        }
+        for (Map.Entry<String, String> p : s.parameters().entrySet()) {
+          if (POSITIVE.contains(p.getKey())) {
+            SchedulerSteps.positive(p.getValue(), s.step() + "'s " + p.getKey());
+          }
+          if (p.getKey().equals("soakSeconds") && !p.getValue().strip().matches("[0-9]{1,5}")) {
+            throw new IllegalArgumentException(
+                "the parameter soakSeconds of "
+                    + s.step()
+                    + " is a whole number of seconds, not '"
+                    + p.getValue()
+                    + "'");
+          }
+          if (p.getKey().equals("onTimeout") && !Set.of("fail", "proceed").contains(p.getValue())) {
+            throw new IllegalArgumentException(
+                "onTimeout of " + s.step() + " is fail or proceed, not '" + p.getValue() + "'");
+          }
+        }
+        if (s.step().equals("wait-drained")) {
+          waited = !"proceed".equals(s.parameters().get("onTimeout"));
+        }
+        if (NEEDS_DRAINED.contains(s.step()) && !waited) {
+          throw new IllegalArgumentException(
+              "the step "
+                  + s.step()
+                  + " disturbs the node's work: put drain and wait-drained (without"
+                  + " onTimeout=proceed) before it");
+        }
       }
     }
+  }
+
+  @Override
+  public synchronized Policy savePolicy(Policy policy, String by) {
+    checkPolicy(policy);
     Instant now = clock.instant();
     return store.write(
         "store policy " + policy.id(),
@@ -1342,7 +1566,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   @Override
   public Guardrails guardrails() {
-    return guardrails;
+    Guardrails g = guardrails;
+    return g.killSwitch() == killed
+        ? g
+        : g.withSwitches(killed, g.breakerOpen(), g.failuresInARow());
   }
 
   @Override
@@ -1353,10 +1580,14 @@ public final class RemediationEngine implements RemediationService, FindingListe
   }
 
   @Override
-  public synchronized Guardrails killSwitch(boolean on, String by) {
-    Guardrails g = guardrails;
+  public Guardrails killSwitch(boolean on, String by) {
+    // Takes effect at once, before the engine's lock is free (a pass over many runs may hold it).
+    killed = on;
     LOG.log(Level.WARNING, "Remediation kill switch turned {0} by {1}", on ? "on" : "off", by);
-    return saveGuardrailsNow(g.withSwitches(on, g.breakerOpen(), g.failuresInARow()));
+    synchronized (this) {
+      Guardrails g = guardrails;
+      return saveGuardrailsNow(g.withSwitches(on, g.breakerOpen(), g.failuresInARow()));
+    }
   }
 
   @Override
@@ -1366,7 +1597,8 @@ public final class RemediationEngine implements RemediationService, FindingListe
     return saveGuardrailsNow(g.withSwitches(g.killSwitch(), false, 0));
   }
 
-  private synchronized Guardrails saveGuardrailsNow(Guardrails g) {
+  private synchronized Guardrails saveGuardrailsNow(Guardrails wanted) {
+    Guardrails g = wanted.withSwitches(killed, wanted.breakerOpen(), wanted.failuresInARow());
     store.write(
         "store the remediation guardrails",
         WritePriority.RESERVED,
@@ -1413,12 +1645,13 @@ public final class RemediationEngine implements RemediationService, FindingListe
     }
     String why =
         "cancelled by " + by + (reason == null || reason.isBlank() ? "" : ": " + reason.strip());
+    Run ended = end(r, RunState.CANCELLED, why, list);
     requarantine(r, "remediation run " + id + " " + why + "; the node stays isolated for a person");
-    return end(r, RunState.CANCELLED, why, list);
+    return ended;
   }
 
   @Override
-  public synchronized Run approve(String id, String by) {
+  public synchronized Run approve(String id, int step, String by) {
     Run r = runs.get(id);
     if (r == null) {
       throw new NoSuchElementException("no remediation run " + id);
@@ -1426,6 +1659,18 @@ public final class RemediationEngine implements RemediationService, FindingListe
     if (r.state() != RunState.AWAITING_APPROVAL) {
       throw new IllegalStateException(
           "run " + id + " waits on no approval (it is " + r.state().apiName() + ")");
+    }
+    if (step != r.current()) {
+      throw new IllegalStateException(
+          "run "
+              + id
+              + " waits for approval of step "
+              + (r.current() + 1)
+              + " ("
+              + r.currentStep().step().step()
+              + "), not of step "
+              + (step + 1)
+              + ": look at it again before you approve");
     }
     StepRecord s = r.currentStep();
     Instant now = clock.instant();
@@ -1439,7 +1684,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
             now,
             s.step().step() + "#" + r.current() + ":" + by);
     save(approved, "approve a step of remediation run " + id);
-    workers.execute(() -> advance(id));
+    dispatch(id);
     return approved;
   }
 
@@ -1450,14 +1695,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   /** Returns how many nodes runs isolate now (for the page and {@code /metrics}). */
   int isolatedNow() {
-    return (int)
-        runs.values().stream()
-            .filter(
-                r ->
-                    !r.dryRun()
-                        && (r.state() == RunState.RUNNING
-                            || r.state() == RunState.AWAITING_APPROVAL))
-            .count();
+    return isolating(null).size();
   }
 
   /** Returns the number of nodes the isolation limit allows now. */
@@ -1561,6 +1799,42 @@ public final class RemediationEngine implements RemediationService, FindingListe
     }
 
     @Override
+    public boolean drained() {
+      Run current = runs.getOrDefault(run.id(), run);
+      for (int i = 0; i < current.current() && i < current.steps().size(); i++) {
+        StepRecord s = current.steps().get(i);
+        if (s.status() == StepStatus.DONE && s.evidence().containsKey("drained")) {
+          return true;
+        }
+        if (s.status() == StepStatus.SKIPPED && "true".equals(s.evidence().get("noScheduler"))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void ensureActive() {
+      Run current = runs.get(run.id());
+      if (current == null
+          || current.state() != RunState.RUNNING
+          || current.current() != run.current()) {
+        throw new IllegalStateException(
+            "run "
+                + run.id()
+                + " is no longer at this step ("
+                + (current == null ? "gone" : current.state().apiName())
+                + "): nothing is done");
+      }
+      if (killed) {
+        throw new IllegalStateException("the remediation kill switch is on: nothing is done");
+      }
+      if (stopping) {
+        throw new IllegalStateException("the appliance is stopping: nothing is done");
+      }
+    }
+
+    @Override
     public Instant stepStarted() {
       return step.started() == null ? now : step.started();
     }
@@ -1572,14 +1846,9 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
     @Override
     public String reason() {
-      String r =
-          "bulwark: "
-              + run.findingKind()
-              + " - "
-              + run.findingSummary()
-              + " (run "
-              + run.id()
-              + ")";
+      // Connectors put "bulwark: " in front themselves; the first word is the finding's kind, the
+      // run's id comes next so that a scheduler that cuts the text short keeps it.
+      String r = run.findingKind() + " (" + run.id() + "): " + run.findingSummary();
       return r.length() <= 240 ? r : r.substring(0, 237) + "...";
     }
 

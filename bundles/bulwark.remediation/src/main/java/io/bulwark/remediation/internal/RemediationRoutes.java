@@ -174,11 +174,15 @@ public final class RemediationRoutes implements RouteContributor {
     JsonObject body =
         ctx.body() == null || ctx.body().length() == 0 ? new JsonObject() : ApiRequest.body(ctx);
     String reason = ApiRequest.text(body, "reason", "");
+    if (reason.length() > 500) {
+      throw ApiProblem.invalidBody("'reason' is at most 500 characters");
+    }
     Map<String, String> d = Map.of("run", id, "reason", reason);
     Run r;
     try {
       r = engine.cancel(id, reason, caller(ctx));
     } catch (NoSuchElementException e) {
+      refuse(ctx, "remediation.run-cancel", id, d, e.getMessage());
       throw ApiProblem.notFound(e.getMessage());
     } catch (IllegalStateException e) {
       refuse(ctx, "remediation.run-cancel", id, d, e.getMessage());
@@ -190,25 +194,33 @@ public final class RemediationRoutes implements RouteContributor {
 
   private void approve(RoutingContext ctx) {
     String id = ctx.pathParam("run");
-    Map<String, String> d = Map.of("run", id);
+    JsonObject body = ApiRequest.body(ctx);
+    Object step = body.getValue("step");
+    if (!(step instanceof Number n) || n.doubleValue() != n.intValue() || n.intValue() < 0) {
+      throw ApiProblem.invalidBody(
+          "'step' is required: the index (from 0) of the step you approve, as the run shows it");
+    }
+    Run before = engine.run(id).orElse(null);
+    if (before == null) {
+      refuse(ctx, "remediation.step-approve", id, Map.of("run", id), "no such run");
+      throw ApiProblem.notFound("no remediation run " + id);
+    }
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("run", id);
+    d.put("step", Integer.toString(n.intValue()));
+    if (n.intValue() < before.steps().size()) {
+      d.put("stepName", before.steps().get(n.intValue()).step().toString());
+    }
+    // Audited before it is done: an approval that the audit log cannot take is not given.
+    audit.append(
+        event(ctx, "remediation.step-approve", before.hostname(), AuditOutcome.SUCCESS, d));
     Run r;
     try {
-      Run before =
-          engine.run(id).orElseThrow(() -> new NoSuchElementException("no remediation run " + id));
-      r = engine.approve(id, caller(ctx));
-      d =
-          Map.of(
-              "run",
-              id,
-              "step",
-              before.currentStep() == null ? "" : before.currentStep().step().toString());
-    } catch (NoSuchElementException e) {
-      throw ApiProblem.notFound(e.getMessage());
+      r = engine.approve(id, n.intValue(), caller(ctx));
     } catch (IllegalStateException e) {
       refuse(ctx, "remediation.step-approve", id, d, e.getMessage());
       throw ApiProblem.conflict(e.getMessage());
     }
-    audit.append(event(ctx, "remediation.step-approve", r.hostname(), AuditOutcome.SUCCESS, d));
     ApiRequest.json(ctx, RunJson.run(r));
   }
 
@@ -248,15 +260,15 @@ public final class RemediationRoutes implements RouteContributor {
     d.put("enabled", Boolean.toString(parsed.enabled()));
     d.put("steps", parsed.steps().toString());
     d.put("kinds", parsed.kinds().toString());
-    Policy saved;
     try {
-      saved = engine.savePolicy(parsed, caller(ctx));
+      engine.checkPolicy(parsed);
     } catch (IllegalArgumentException e) {
       refuse(ctx, "remediation.policy-change", id, d, e.getMessage());
       throw ApiProblem.invalidBody(e.getMessage());
     }
-    d.put("version", Integer.toString(saved.version()));
+    // Checked, audited, then stored.
     audit.append(event(ctx, "remediation.policy-change", id, AuditOutcome.SUCCESS, d));
+    Policy saved = engine.savePolicy(parsed, caller(ctx));
     ApiRequest.json(ctx, RunJson.policy(saved));
   }
 
@@ -269,10 +281,13 @@ public final class RemediationRoutes implements RouteContributor {
       refuse(ctx, "remediation.guardrails-change", "", Map.of(), e.getMessage());
       throw ApiProblem.invalidBody(e.getMessage());
     }
-    Guardrails saved = engine.saveGuardrails(g, caller(ctx));
     Map<String, String> d = new LinkedHashMap<>();
-    RunJson.guardrails(saved).forEach(e -> d.put(e.getKey(), String.valueOf(e.getValue())));
+    RunJson.guardrails(g).forEach(e -> d.put(e.getKey(), String.valueOf(e.getValue())));
+    d.remove("killSwitch");
+    d.remove("breakerOpen");
+    d.remove("failuresInARow");
     audit.append(event(ctx, "remediation.guardrails-change", "", AuditOutcome.SUCCESS, d));
+    Guardrails saved = engine.saveGuardrails(g, caller(ctx));
     ApiRequest.json(ctx, RunJson.guardrails(saved));
   }
 
@@ -280,6 +295,7 @@ public final class RemediationRoutes implements RouteContributor {
     JsonObject body = ApiRequest.body(ctx);
     Object on = body.getValue("on");
     if (!(on instanceof Boolean b)) {
+      refuse(ctx, "remediation.kill-switch", "", Map.of(), "'on' is not true or false");
       throw ApiProblem.invalidBody("'on' must be true (stop all automation) or false (resume it)");
     }
     Principal caller = ApiRequest.caller(ctx);
@@ -289,14 +305,19 @@ public final class RemediationRoutes implements RouteContributor {
       throw ApiProblem.forbidden(
           "only an admin turns the kill switch off; operators may turn it on");
     }
-    Guardrails g = engine.killSwitch(b, caller.name());
+    if (b) {
+      // Stopping comes first: the kill switch acts even if the audit log refuses the record.
+      Guardrails g = engine.killSwitch(true, caller.name());
+      audit.append(event(ctx, "remediation.kill-switch", "", AuditOutcome.SUCCESS, d));
+      ApiRequest.json(ctx, RunJson.guardrails(g));
+      return;
+    }
     audit.append(event(ctx, "remediation.kill-switch", "", AuditOutcome.SUCCESS, d));
-    ApiRequest.json(ctx, RunJson.guardrails(g));
+    ApiRequest.json(ctx, RunJson.guardrails(engine.killSwitch(false, caller.name())));
   }
 
   private void resetBreaker(RoutingContext ctx) {
     Guardrails before = engine.guardrails();
-    Guardrails g = engine.resetBreaker(caller(ctx));
     audit.append(
         event(
             ctx,
@@ -308,7 +329,7 @@ public final class RemediationRoutes implements RouteContributor {
                 Boolean.toString(before.breakerOpen()),
                 "failuresInARow",
                 Integer.toString(before.failuresInARow()))));
-    ApiRequest.json(ctx, RunJson.guardrails(g));
+    ApiRequest.json(ctx, RunJson.guardrails(engine.resetBreaker(caller(ctx))));
   }
 
   private void refuse(

@@ -49,6 +49,30 @@ final class SchedulerSteps {
     return schedulers.locate(ctx.hostname());
   }
 
+  /**
+   * What a step does about a node no scheduler knows: with no connector configured at all, there is
+   * no scheduler to tell (skipped, recorded as such); in the first minute after start, the
+   * connectors may still be binding (wait); with connectors that do not know the node, its host
+   * name is probably not its scheduler's name: that is an error, since work may run on it.
+   */
+  static StepOutcome unknown(Schedulers schedulers, StepContext ctx, String what) {
+    if (schedulers.connectors().isEmpty()) {
+      if (schedulers.starting()) {
+        return StepOutcome.waitFor(
+            Duration.ofSeconds(2), "waiting for the scheduler connectors to start");
+      }
+      return new StepOutcome(
+          StepOutcome.Status.SKIPPED,
+          none(schedulers, ctx) + ": " + what,
+          Duration.ZERO,
+          Map.of("noScheduler", "true"));
+    }
+    return StepOutcome.failed(
+        none(schedulers, ctx)
+            + ": work may run on it that Bulwark cannot see; make the machine's host name the"
+            + " scheduler's node name");
+  }
+
   private static String none(Schedulers schedulers, StepContext ctx) {
     return schedulers.connectors().isEmpty()
         ? "no scheduler connector is configured, so " + ctx.hostname() + " has no scheduler to tell"
@@ -92,10 +116,11 @@ final class SchedulerSteps {
     public StepOutcome perform(StepContext ctx) throws SchedulerException {
       Optional<Schedulers.Located> at = locate(schedulers, ctx);
       if (at.isEmpty()) {
-        return StepOutcome.skipped(none(schedulers, ctx) + ": nothing to drain");
+        return unknown(schedulers, ctx, "nothing to drain");
       }
       SchedulerConnector c = at.get().connector();
       ctx.remember("scheduler", c.name());
+      ctx.ensureActive();
       c.drain(ctx.hostname(), ctx.reason());
       schedulers.invalidate();
       return StepOutcome.done(
@@ -145,7 +170,7 @@ final class SchedulerSteps {
     public StepOutcome perform(StepContext ctx) throws SchedulerException {
       Optional<Schedulers.Located> at = locate(schedulers, ctx);
       if (at.isEmpty()) {
-        return StepOutcome.skipped(none(schedulers, ctx) + ": nothing to wait for");
+        return unknown(schedulers, ctx, "nothing to wait for");
       }
       SchedulerConnector c = at.get().connector();
       SchedulerNode n = at.get().node();
@@ -156,6 +181,9 @@ final class SchedulerSteps {
               c.name() + " reports " + ctx.hostname() + " drained (" + n.schedulerState() + ")",
               Map.of("drained", ctx.now().toString(), "schedulerState", n.schedulerState()));
         case DOWN:
+          if (!n.jobs().isEmpty()) {
+            break; // down to its scheduler, yet work is listed on it: wait for that work
+          }
           return StepOutcome.done(
               c.name()
                   + " reports "
@@ -178,6 +206,7 @@ final class SchedulerSteps {
       }
       int minutes = positive(ctx.parameter("timeoutMinutes", "60"), "timeoutMinutes");
       Duration waited = Duration.between(ctx.stepStarted(), ctx.now());
+      ctx.ensureActive();
       boolean allLeft = c.evict(ctx.hostname());
       if (allLeft) {
         return StepOutcome.waitFor(
@@ -246,14 +275,43 @@ final class SchedulerSteps {
 
     @Override
     public StepOutcome perform(StepContext ctx) throws SchedulerException {
-      Optional<Schedulers.Located> at = schedulers.locate(ctx.hostname());
+      Optional<Schedulers.Located> at = locate(schedulers, ctx);
       if (at.isEmpty()) {
-        return StepOutcome.skipped(none(schedulers, ctx) + ": nothing to resume");
+        return unknown(schedulers, ctx, "nothing to resume");
       }
       SchedulerConnector c = at.get().connector();
+      SchedulerNode n = at.get().node();
+      if (n.state() != SchedulerState.AVAILABLE
+          && !n.reason().isEmpty()
+          && !n.reason().contains(ctx.runId())
+          && !ctx.memo().containsKey("resumeIssued")) {
+        return StepOutcome.failed(
+            c.name()
+                + " shows "
+                + ctx.hostname()
+                + " drained for another reason (\""
+                + n.reason()
+                + "\"): someone took it out of service after this run; it is left as it is");
+      }
+      ctx.remember("resumeIssued", ctx.now().toString());
+      ctx.ensureActive();
       c.resume(ctx.hostname(), ctx.reason());
       schedulers.invalidate();
       Optional<SchedulerNode> after = c.node(ctx.hostname());
+      if (after.isPresent()
+          && after.get().state() == SchedulerState.DOWN
+          && Duration.between(ctx.stepStarted(), ctx.now()).getSeconds() < 30) {
+        // Slurm shows a resumed node NOT_RESPONDING for a moment, until its slurmd answers again.
+        return StepOutcome.waitFor(
+            Duration.ofSeconds(1),
+            "resume issued; "
+                + c.name()
+                + " reports "
+                + ctx.hostname()
+                + " "
+                + after.get().schedulerState()
+                + " for now");
+      }
       if (after.isPresent()
           && after.get().state() != SchedulerState.AVAILABLE
           && after.get().state() != SchedulerState.DOWN) {

@@ -23,6 +23,10 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 public final class Schedulers {
   static final long FLEET_VIEW_MILLIS = 5_000;
 
+  /** How long after start connectors that are configured may still be binding. */
+  static final long STARTING_MILLIS = 60_000;
+
+  private final long createdMillis = System.currentTimeMillis();
   private final List<SchedulerConnector> connectors = new CopyOnWriteArrayList<>();
   private final Map<SchedulerConnector, View> views = new ConcurrentHashMap<>();
 
@@ -42,6 +46,11 @@ public final class Schedulers {
   void unbind(SchedulerConnector c) {
     connectors.remove(c);
     views.remove(c);
+  }
+
+  /** Returns true in the first minute after start, while configured connectors may still bind. */
+  boolean starting() {
+    return System.currentTimeMillis() - createdMillis < STARTING_MILLIS;
   }
 
   /** Returns the connectors installed now. */

@@ -292,16 +292,16 @@ class RemediationEngineTest {
       Run r = e.runs(1).get(0);
       assertEquals(RunState.AWAITING_APPROVAL, r.state());
       assertTrue(slurm.calls.isEmpty(), "not drained before approval");
-      e.approve(r.id(), "operator1");
+      e.approve(r.id(), r.current(), "operator1");
       ticks(e, 2);
       r = e.run(r.id()).orElseThrow();
       assertEquals(RunState.AWAITING_APPROVAL, r.state(), "the reset is destructive too");
       assertEquals(2, r.current());
       assertEquals(List.of("drain node-002"), slurm.calls);
-      e.approve(r.id(), "operator1");
+      e.approve(r.id(), r.current(), "operator1");
       ticks(e, 3);
       assertEquals(RunState.SUCCEEDED, e.run(r.id()).orElseThrow().state());
-      assertThrows(IllegalStateException.class, () -> e.approve(e.runs(1).get(0).id(), "x"));
+      assertThrows(IllegalStateException.class, () -> e.approve(e.runs(1).get(0).id(), 0, "x"));
     }
   }
 
@@ -462,6 +462,114 @@ class RemediationEngineTest {
                   e.savePolicy(
                       policy(PolicyMode.AUTOMATIC, List.of(PolicyStep.of("teleport"))), "admin"));
       assertTrue(refused.getMessage().contains("teleport"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void anApprovalIsForTheStepTheApproverSawAndNoOther() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.APPROVE_DESTRUCTIVE, LADDER), "admin");
+      e.findingChanged(xid("node-021"));
+      Run r = e.runs(1).get(0);
+      IllegalStateException stale =
+          assertThrows(IllegalStateException.class, () -> e.approve(r.id(), 2, "operator1"));
+      assertTrue(stale.getMessage().contains("step 1 (drain)"), stale.getMessage());
+      assertEquals(RunState.AWAITING_APPROVAL, e.run(r.id()).orElseThrow().state());
+      assertTrue(slurm.calls.isEmpty());
+    }
+  }
+
+  @Test
+  void aFailedRunThatDrainedItsNodeStillCountsAgainstTheIsolationLimit() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.saveGuardrails(
+          new Guardrails(5, 0, 0, 5, 1440, 0, 100, List.of(), false, false, 0), "admin");
+      e.savePolicy(
+          policy(
+              PolicyMode.AUTOMATIC, List.of(PolicyStep.of("drain"), PolicyStep.of("broken-step"))),
+          "admin");
+      // 5% of 40 nodes: 2 at once. Two runs fail and leave their nodes drained for a person.
+      e.findingChanged(xid("node-001"));
+      e.findingChanged(xid("node-002"));
+      ticks(e, 2);
+      assertEquals(2, e.runs(10).stream().filter(r -> r.state() == RunState.FAILED).count());
+      assertEquals(2, e.isolatedNow(), "the drained nodes are still out of service");
+      e.findingChanged(xid("node-003"));
+      Run third = e.runs(1).get(0);
+      assertEquals(RunState.HELD, third.state());
+      assertTrue(third.held().startsWith("isolation limit: 2 of 2"), third.held());
+    }
+  }
+
+  @Test
+  void aLadderThatDisturbsTheNodeBeforeItIsDrainedIsRefused() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.bindStep(counting("power-cycle", true, StepOutcome.done("cycled")));
+      IllegalArgumentException early =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  e.savePolicy(
+                      policy(
+                          PolicyMode.AUTOMATIC,
+                          List.of(PolicyStep.of("drain"), PolicyStep.of("power-cycle"))),
+                      "admin"));
+      assertTrue(early.getMessage().contains("wait-drained"), early.getMessage());
+      IllegalArgumentException proceed =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  e.savePolicy(
+                      policy(
+                          PolicyMode.AUTOMATIC,
+                          List.of(
+                              PolicyStep.of("drain"),
+                              PolicyStep.of("wait-drained", Map.of("onTimeout", "proceed")),
+                              PolicyStep.of("power-cycle"))),
+                      "admin"));
+      assertTrue(proceed.getMessage().contains("onTimeout=proceed"), proceed.getMessage());
+      IllegalArgumentException badNumber =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  e.savePolicy(
+                      policy(
+                          PolicyMode.AUTOMATIC,
+                          List.of(
+                              PolicyStep.of("drain"),
+                              PolicyStep.of("wait-drained", Map.of("timeoutMinutes", "soon")))),
+                      "admin"));
+      assertTrue(badNumber.getMessage().contains("timeoutMinutes"), badNumber.getMessage());
+      e.savePolicy(
+          policy(
+              PolicyMode.AUTOMATIC,
+              List.of(
+                  PolicyStep.of("drain"),
+                  PolicyStep.of("wait-drained"),
+                  PolicyStep.of("power-cycle"))),
+          "admin");
+    }
+  }
+
+  @Test
+  void aDownNodeWithWorkListedOnItIsNotTakenAsDrained() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-009", "77");
+      e.findingChanged(xid("node-009"));
+      var n = slurm.nodes.get("node-009");
+      slurm.nodes.put(
+          "node-009",
+          new io.bulwark.api.scheduler.SchedulerNode(
+              "node-009", SchedulerState.DOWN, "DOWN+DRAIN", n.reason(), n.pools(), n.jobs()));
+      ticks(e, 3);
+      Run r = e.runs(1).get(0);
+      assertEquals(1, r.current(), "still waiting: job 77 is listed on the node");
+      assertEquals(0, performed.get());
     }
   }
 

@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  *   <li>{@code munged --foreground} with its own random key, socket, PID, log and seed files in a
  *       private folder under {@code java.io.tmpdir} (munged insists that every folder above its
  *       socket is searchable by all, which a JUnit temporary folder is not, and the socket path
- *       must stay short); {@code slurm.conf} names the socket with {@code AuthInfo=socket=...};
+ *       must stay short); {@code slurm.conf} names the socket with {@code AuthInfo=socket=...}; the
+ *       nodes' spool folders are there too, since slurmstepd makes Unix sockets in them and a
+ *       socket path has at most 108 bytes (a deep build folder would exceed it);
  *   <li>{@code slurmctld -D -f <dir>/slurm.conf} on a free port;
  *   <li>one {@code slurmd -D -N <node> -f <dir>/slurm.conf} per node, each on a free port of its
  *       own ({@code Port=} on its {@code NodeName} line, {@code NodeAddr=127.0.0.1}).

@@ -19,7 +19,9 @@ final class SlurmConfText {
   /**
    * Renders the configuration.
    *
-   * @param dir the cluster's folder (state, spool, plug-in stack file)
+   * @param dir the cluster's folder (state, plug-in stack file)
+   * @param spool the folder of the nodes' spool folders: short, since slurmstepd's socket names in
+   *     it must stay under the 108 bytes of a Unix socket path
    * @param mungeSocket munged's socket
    * @param user the user the daemons run as
    * @param controllerPort slurmctld's port
@@ -33,6 +35,7 @@ final class SlurmConfText {
    */
   static String render(
       Path dir,
+      Path spool,
       Path mungeSocket,
       String user,
       int controllerPort,
@@ -71,14 +74,14 @@ final class SlurmConfText {
         .append(d)
         .append("/state\n")
         .append("SlurmdSpoolDir=")
-        .append(d)
-        .append("/spool/%n\n")
+        .append(spool.toAbsolutePath().normalize())
+        .append("/%n\n")
         .append("SlurmctldPidFile=")
         .append(d)
         .append("/state/slurmctld.pid\n")
         .append("SlurmdPidFile=")
-        .append(d)
-        .append("/spool/slurmd-%n.pid\n")
+        .append(spool.toAbsolutePath().normalize())
+        .append("/slurmd-%n.pid\n")
         .append("PlugStackConfig=")
         .append(d)
         .append("/plugstack.conf\n")

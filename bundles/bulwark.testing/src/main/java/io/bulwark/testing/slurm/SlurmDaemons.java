@@ -55,7 +55,7 @@ final class SlurmDaemons {
     this.programs = findPrograms(searchPath);
     this.nodes = List.copyOf(nodes);
     try {
-      for (String sub : List.of("state", "spool", "log", "jobs")) {
+      for (String sub : List.of("state", "log", "jobs")) {
         Files.createDirectories(dir.resolve(sub));
       }
       Files.writeString(dir.resolve("plugstack.conf"), "");
@@ -88,7 +88,7 @@ final class SlurmDaemons {
         SlurmProcesses.stop(controller, STOP_GRACE);
         controller = null;
         deleteTree(dir.resolve("state"));
-        deleteTree(dir.resolve("spool"));
+        deleteTree(mungeDir.resolve("spool"));
       }
     }
     throw portTaken;
@@ -240,6 +240,7 @@ final class SlurmDaemons {
     String conf =
         SlurmConfText.render(
             dir,
+            mungeDir.resolve("spool"),
             mungeDir.resolve("munge.socket"),
             System.getProperty("user.name"),
             ports.get(0),
@@ -252,7 +253,7 @@ final class SlurmDaemons {
     try {
       Files.createDirectories(dir.resolve("state"));
       for (String node : nodes) {
-        Files.createDirectories(dir.resolve("spool").resolve(node));
+        Files.createDirectories(mungeDir.resolve("spool").resolve(node));
       }
       Files.writeString(slurmConf, conf);
     } catch (IOException e) {
