@@ -32,6 +32,7 @@ public final class JobMap implements JobPlacement {
   private final Schedulers schedulers;
   private final Map<String, List<SchedulerJob>> byScheduler = new LinkedHashMap<>();
   private final Map<String, String> failing = new LinkedHashMap<>();
+  private final Map<String, Long> readAtByScheduler = new LinkedHashMap<>();
   private final ScheduledExecutorService refresher;
   private volatile List<SchedulerJob> jobs = List.of();
   private volatile long readAt;
@@ -79,6 +80,7 @@ public final class JobMap implements JobPlacement {
       present.add(c.name());
       try {
         byScheduler.put(c.name(), jobsOf(c.name(), c.nodes()));
+        readAtByScheduler.put(c.name(), nowMillis);
         if (failing.remove(c.name()) != null) {
           LOG.log(Level.INFO, "Job map: {0} answers again", c.name());
         }
@@ -94,10 +96,17 @@ public final class JobMap implements JobPlacement {
       }
     }
     byScheduler.keySet().retainAll(present);
+    readAtByScheduler.keySet().retainAll(present);
     List<SchedulerJob> all = new ArrayList<>();
     byScheduler.values().forEach(all::addAll);
     jobs = List.copyOf(all);
-    readAt = nowMillis;
+    // The oldest view of any scheduler: a scheduler that cannot be read makes the map look as old
+    // as its last answer, so that detectors do not take stale placement for fresh.
+    long oldest = present.isEmpty() ? nowMillis : Long.MAX_VALUE;
+    for (String name : present) {
+      oldest = Math.min(oldest, readAtByScheduler.getOrDefault(name, 0L));
+    }
+    readAt = oldest;
   }
 
   /** Turns nodes with their jobs into jobs with their nodes, in the scheduler's node order. */
