@@ -58,8 +58,8 @@ public interface StepContext {
 
   /**
    * Returns the words naming why the node is being remediated, for scheduler reasons: the finding's
-   * kind first, then the run ("xid (run-…): XID 79 on GPU 0 of gpu-a07: …"); connectors add their own
-   * prefix.
+   * kind first, then the run ("xid (run-…): XID 79 on GPU 0 of gpu-a07: …"); connectors add their
+   * own prefix.
    */
   String reason();
 
