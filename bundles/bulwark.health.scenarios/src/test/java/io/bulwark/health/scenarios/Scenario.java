@@ -3,7 +3,6 @@ package io.bulwark.health.scenarios;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -11,11 +10,14 @@ import java.util.Set;
 /**
  * One labelled scenario, as read from a JSON file in {@code src/test/resources/scenarios}: a small
  * fleet of busy H100 nodes with seeded healthy noise, the timed events that make the fault (or the
- * benign disturbance), and the findings the detectors are expected to raise.
+ * benign disturbance), the jobs the scheduler runs on the nodes (when the scenario declares any),
+ * and the findings the detectors are expected to raise.
  *
- * @param category {@code fault}, {@code healthy} or {@code benign}; healthy and benign scenarios
- *     expect no finding at all
- * @param idle GPUs without load, as {@code node * 1000 + gpu}
+ * @param category {@code fault}, {@code healthy}, {@code benign} or {@code blind-spot} (a real
+ *     fault the detectors are known not to see, kept so that the limit stays written down and
+ *     measured); all but fault scenarios expect no finding at all
+ * @param idle when GPUs run without load (the whole scenario unless the entry says otherwise)
+ * @param jobs the jobs of the scheduler's job map; empty for a scenario without a job map
  */
 record Scenario(
     String name,
@@ -25,12 +27,22 @@ record Scenario(
     int gpusPerNode,
     int durationSeconds,
     long seed,
-    Set<Integer> idle,
+    List<Idle> idle,
     List<ScenarioEvent> events,
-    List<ExpectedFinding> expected) {
+    List<ExpectedFinding> expected,
+    List<ScenarioJob> jobs) {
 
   /** The categories a scenario may have. */
-  static final Set<String> CATEGORIES = Set.of("fault", "healthy", "benign");
+  static final Set<String> CATEGORIES = Set.of("fault", "healthy", "benign", "blind-spot");
+
+  /**
+   * GPU {@code gpu} (every GPU of the node when -1) of node {@code node} is idle in [from, until).
+   */
+  record Idle(int node, int gpu, int from, int until) {
+    boolean covers(int n, int g, int t) {
+      return node == n && (gpu < 0 || gpu == g) && t >= from && t < until;
+    }
+  }
 
   Scenario {
     if (!CATEGORIES.contains(category)) {
@@ -48,9 +60,16 @@ record Scenario(
     if (category.equals("fault") && expected.isEmpty()) {
       throw new IllegalArgumentException(name + ": a fault scenario needs labels");
     }
-    idle = Set.copyOf(idle);
+    idle = List.copyOf(idle);
     events = List.copyOf(events);
     expected = List.copyOf(expected);
+    jobs = List.copyOf(jobs);
+    for (ScenarioJob job : jobs) {
+      if (job.nodes().stream().anyMatch(n -> n < 0 || n >= nodes)
+          || job.from() >= durationSeconds) {
+        throw new IllegalArgumentException(name + ": job outside the fleet or time: " + job);
+      }
+    }
   }
 
   /** Returns the node name of node {@code n}, as its exporter's Hostname label gives it. */
@@ -58,8 +77,37 @@ record Scenario(
     return String.format(Locale.ROOT, "%s-n%02d", name, n + 1);
   }
 
-  boolean isIdle(int node, int gpu) {
-    return idle.contains(node * 1000 + gpu);
+  /** Returns true if GPU {@code gpu} of node {@code node} runs without load in second {@code t}. */
+  boolean isIdle(int node, int gpu, int t) {
+    for (Idle i : idle) {
+      if (i.covers(node, gpu, t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns true if GPU {@code gpu} of node {@code node} is idle for the whole scenario. */
+  boolean isIdleThroughout(int node, int gpu) {
+    for (Idle i : idle) {
+      if (i.node() == node
+          && (i.gpu() < 0 || i.gpu() == gpu)
+          && i.from() <= 0
+          && i.until() >= durationSeconds) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns true if GPU {@code gpu} of node {@code node} is idle in some second. */
+  boolean isEverIdle(int node, int gpu) {
+    for (Idle i : idle) {
+      if (i.node() == node && (i.gpu() < 0 || i.gpu() == gpu)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -73,16 +121,19 @@ record Scenario(
     int nodes = json.getInteger("nodes", 2);
     int gpus = json.getInteger("gpusPerNode", 8);
     int duration = json.getInteger("durationSeconds", 180);
-    Set<Integer> idle = new HashSet<>();
+    List<Idle> idle = new ArrayList<>();
     for (Object o : json.getJsonArray("idle", new JsonArray())) {
       JsonObject i = (JsonObject) o;
-      int node = i.getInteger("node");
-      int gpu = i.getInteger("gpu", -1);
-      for (int g = 0; g < gpus; g++) {
-        if (gpu < 0 || gpu == g) {
-          idle.add(node * 1000 + g);
-        }
-      }
+      idle.add(
+          new Idle(
+              i.getInteger("node"),
+              i.getInteger("gpu", -1),
+              i.getInteger("from", 0),
+              i.getInteger("until", duration)));
+    }
+    List<ScenarioJob> jobs = new ArrayList<>();
+    for (Object o : json.getJsonArray("jobs", new JsonArray())) {
+      jobs.add(ScenarioJob.from((JsonObject) o, duration));
     }
     List<ScenarioEvent> events = new ArrayList<>();
     for (Object o : json.getJsonArray("events", new JsonArray())) {
@@ -107,7 +158,8 @@ record Scenario(
         json.getLong("seed", 1L),
         idle,
         events,
-        expected);
+        expected,
+        jobs);
   }
 
   /** Returns a copy with other labels, for the harness self-test. */
@@ -122,6 +174,7 @@ record Scenario(
         seed,
         idle,
         events,
-        labels);
+        labels,
+        jobs);
   }
 }

@@ -10,7 +10,9 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code set}: the metric reads {@code value};
- *   <li>{@code step}: the metric is multiplied by {@code factor} and {@code by} is added;
+ *   <li>{@code step}: the metric is multiplied by {@code factor} and {@code by} is added; with
+ *       {@code every}, only for the first {@code period} seconds of every {@code every} seconds
+ *       from {@code at} (a checkpoint that stalls the job periodically);
  *   <li>{@code ramp}: {@code by} is added in a straight line from {@code at} (0) to {@code until}
  *       (all of it), and stays added to the end;
  *   <li>{@code increment}: the counter grows by {@code by} every {@code every} seconds from {@code
@@ -56,6 +58,14 @@ record ScenarioEvent(
   /** Returns true if second {@code t} lies in [at, until). */
   boolean activeAt(int t) {
     return t >= at && t < until;
+  }
+
+  /**
+   * Returns true if a periodic step is in its pulse in second {@code t}: always for a step without
+   * {@code every}.
+   */
+  boolean pulsesAt(int t) {
+    return (t - at) % every < period;
   }
 
   /**

@@ -2,7 +2,9 @@ package io.bulwark.health.scenarios;
 
 import io.bulwark.lib.exposition.ExpositionText;
 import io.bulwark.sim.internal.ExporterText;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The fleet of one scenario as its exporters show it, second by second: each GPU's healthy readings
@@ -11,8 +13,28 @@ import java.util.Locale;
  * doubles with six decimals). Pure function of the scenario and the second; thread-safe.
  */
 final class ScenarioFleet {
+  /**
+   * What a GPU idle for part of a scenario reads from its idle self; its counters and everything
+   * else stay those of its busy self, so that they run on without a jump.
+   */
+  private static final Set<GpuField> LOAD =
+      EnumSet.of(
+          GpuField.GPU_TEMP,
+          GpuField.SM_CLOCK,
+          GpuField.POWER_USAGE,
+          GpuField.GPU_UTIL,
+          GpuField.MEM_COPY_UTIL,
+          GpuField.CLOCK_EVENTS,
+          GpuField.FB_USED,
+          GpuField.GR_ENGINE_ACTIVE,
+          GpuField.SM_ACTIVE,
+          GpuField.SM_OCCUPANCY,
+          GpuField.TENSOR_ACTIVE,
+          GpuField.DRAM_ACTIVE);
+
   private final Scenario scenario;
   private final HealthyGpu[][] gpus;
+  private final HealthyGpu[][] idleGpus;
   private final String[][] labels;
 
   ScenarioFleet(Scenario scenario) {
@@ -20,10 +42,14 @@ final class ScenarioFleet {
     int n = scenario.nodes();
     int g = scenario.gpusPerNode();
     gpus = new HealthyGpu[n][g];
+    idleGpus = new HealthyGpu[n][g];
     labels = new String[n][g];
     for (int node = 0; node < n; node++) {
       for (int gpu = 0; gpu < g; gpu++) {
-        gpus[node][gpu] = new HealthyGpu(scenario.seed(), node, gpu, scenario.isIdle(node, gpu));
+        gpus[node][gpu] = new HealthyGpu(scenario.seed(), node, gpu, false);
+        if (scenario.isEverIdle(node, gpu)) {
+          idleGpus[node][gpu] = new HealthyGpu(scenario.seed(), node, gpu, true);
+        }
         labels[node][gpu] = labels(node, gpu);
       }
     }
@@ -90,6 +116,18 @@ final class ScenarioFleet {
     double[] out = new double[GpuField.COUNT];
     HealthyGpu healthy = gpus[node][gpu];
     healthy.readings(t, out);
+    if (scenario.isIdle(node, gpu, t)) {
+      healthy = idleGpus[node][gpu];
+      if (scenario.isIdleThroughout(node, gpu)) {
+        healthy.readings(t, out);
+      } else {
+        double[] idle = new double[GpuField.COUNT];
+        healthy.readings(t, idle);
+        for (GpuField f : LOAD) {
+          out[f.ordinal()] = idle[f.ordinal()];
+        }
+      }
+    }
     boolean[] touched = new boolean[GpuField.COUNT];
     for (ScenarioEvent e : scenario.events()) {
       if (e.field() == null || !e.covers(node, gpu) || t < e.at()) {
@@ -104,7 +142,7 @@ final class ScenarioFleet {
           }
         }
         case STEP -> {
-          if (e.activeAt(t)) {
+          if (e.activeAt(t) && e.pulsesAt(t)) {
             out[i] = stepped(e, out[i]);
             touched[i] = true;
           }

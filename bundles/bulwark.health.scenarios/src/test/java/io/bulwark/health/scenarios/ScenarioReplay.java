@@ -3,6 +3,7 @@ package io.bulwark.health.scenarios;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.Finding;
 import io.bulwark.api.health.FindingListener;
+import io.bulwark.api.scheduler.JobPlacement;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.health.internal.VirtualHealthEngine;
 import io.bulwark.inventory.internal.VirtualInventory;
@@ -24,7 +25,9 @@ import java.util.function.Supplier;
  * Replays one scenario through the real path: its exporters' pages are served over HTTP on
  * loopback, the telemetry scraper fetches, parses and files them, and the health engine evaluates
  * the detectors and tracks findings, all on a virtual clock that advances one sampling interval per
- * step (scrape, then evaluate), so no step waits for wall-clock time. Records every finding opened.
+ * step (scrape, then evaluate), so no step waits for wall-clock time. A scenario that declares jobs
+ * has a job map ({@link ScenarioJobMap}), bound to the detectors that take one as Service Component
+ * Runtime would bind it; without jobs there is no job map at all. Records every finding opened.
  */
 final class ScenarioReplay {
   /** The sampling interval, which is also the engine's evaluation interval. */
@@ -77,6 +80,12 @@ final class ScenarioReplay {
               INTERVAL_MILLIS,
               SCRAPE_TIMEOUT_MILLIS,
               RETENTION_SAMPLES)) {
+        List<Detector> roster = detectors.get();
+        ScenarioJobMap jobMap = scenario.jobs().isEmpty() ? null : new ScenarioJobMap(scenario);
+        if (jobMap != null && !bindJobMap(roster, jobMap)) {
+          throw new IllegalStateException(
+              scenario.name() + " declares jobs, but no detector takes a job map");
+        }
         InMemoryFleet inventoryFleet = new InMemoryFleet();
         VirtualInventory inventory =
             new VirtualInventory(scrapes.telemetry(), inventoryFleet, time);
@@ -87,18 +96,30 @@ final class ScenarioReplay {
                 new FindingsInMemory(),
                 time,
                 INTERVAL_MILLIS,
-                detectors.get(),
+                roster,
                 listener);
         for (int t = 0; t < scenario.durationSeconds(); t++) {
-          time.set(HealthyGpu.START_MILLIS + t * INTERVAL_MILLIS);
+          long now = HealthyGpu.START_MILLIS + t * INTERVAL_MILLIS;
+          time.set(now);
           server.showSecond(t);
           scrapes.scrapeRound();
           inventory.round();
+          if (jobMap != null) {
+            jobMap.round(t, now);
+          }
           engine.evaluate();
         }
       }
     }
     return new Result(scenario, List.copyOf(observed), (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private static boolean bindJobMap(List<Detector> roster, JobPlacement jobMap) {
+    boolean any = false;
+    for (Detector d : roster) {
+      any |= ReferenceBinding.bind(d, JobPlacement.class, jobMap);
+    }
+    return any;
   }
 
   private static ObservedFinding observe(Scenario scenario, Finding f) {

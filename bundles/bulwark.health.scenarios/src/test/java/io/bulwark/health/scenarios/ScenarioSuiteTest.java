@@ -26,8 +26,9 @@ import org.junit.jupiter.api.TestInstance;
  * The labelled fault suite against its targets. Given every scenario in {@code scenarios/}, when
  * each is replayed through the real scraper, health engine and detectors, then the findings score
  * at least 0.98 precision and recall overall, hard failures are found within two sampling
- * intervals, a sustained 10% straggler within 60 s, and healthy and benign scenarios raise nothing.
- * The table goes to standard output and {@code target/scenario-report.txt}.
+ * intervals, a sustained 10% straggler (a GPU or a whole node of a job) within 60 s, and healthy,
+ * benign and blind-spot scenarios raise nothing. The table goes to standard output and {@code
+ * target/scenario-report.txt}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioSuiteTest {

@@ -7,32 +7,40 @@ import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
-import io.bulwark.api.telemetry.ClockEventReason;
+import io.bulwark.api.scheduler.JobPlacement;
 import io.bulwark.api.telemetry.DcgmField;
-import io.bulwark.api.telemetry.SampleWindow;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Finds fail-slow GPUs that ordinary tools call healthy. The GPUs of one model on one node do the
  * same work, so each is compared with them second by second on SM clock, SM activity (GPU_UTIL when
  * SM activity is not exported) and power draw, with a robust z-score and a CUSUM change-point test
- * ({@link PeerCusum}): a sustained shortfall accumulates (a 10 % slower GPU is caught in about 20 s
- * at one sample a second) while short noise does not. A whole node slowing down together is not a
+ * ({@link PeerCusum}): a sustained shortfall accumulates (a 10 % slower GPU is caught in about 30 s
+ * at one sample a second) while short noise does not. A whole node slowing down together is no GPU
  * straggler, and idle GPUs are neither judged nor peers. A GPU whose thermal or power throttle bits
  * are set in the sustained share of its samples since it began to lag is left to the throttle
  * detectors: the slowdown has a known cause. A warning priced by its clock or activity against its
  * peers since the change began.
+ *
+ * <p>With a job map ({@link JobPlacement}, optional), the nodes of each multi-node job are also
+ * compared with each other ({@link JobStragglers}): a whole node that runs slow, which its own GPUs
+ * cannot show, is a node-level straggler (GPU -1). Without one, only GPUs are compared.
  */
 @Component(
     service = Detector.class,
@@ -40,14 +48,11 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = StragglerDetectorConfig.class)
 public final class StragglerDetector implements Detector {
-  private static final long THROTTLE_BITS =
-      ClockEventReason.SW_THERMAL_SLOWDOWN.mask()
-          | ClockEventReason.HW_THERMAL_SLOWDOWN.mask()
-          | ClockEventReason.SW_POWER_CAP.mask()
-          | ClockEventReason.HW_POWER_BRAKE_SLOWDOWN.mask();
   private static final double MIN_FACTOR = 0.05;
 
   private final StragglerOptions options;
+  private final JobStragglers jobs;
+  private final AtomicReference<JobPlacement> jobPlacement = new AtomicReference<>();
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -60,6 +65,7 @@ public final class StragglerDetector implements Detector {
 
   StragglerDetector(StragglerOptions options) {
     this.options = options;
+    this.jobs = new JobStragglers(options);
   }
 
   @Override
@@ -83,46 +89,46 @@ public final class StragglerDetector implements Detector {
       groups.computeIfAbsent(List.of(gpu.node(), gpu.model()), k -> new ArrayList<>()).add(gpu);
     }
     List<Condition> conditions = new ArrayList<>();
+    Set<ObservedGpu> covered = new HashSet<>();
     for (List<ObservedGpu> group : groups.values()) {
       if (group.size() >= options.minPeers() + 1) {
-        judge(context.telemetry(), group, from, conditions);
+        judge(context.telemetry(), group, from, conditions, covered);
       }
+    }
+    JobPlacement placement = jobPlacement.get();
+    if (placement == null || !options.compareJobNodes()) {
+      jobs.unbound();
+    } else {
+      conditions.addAll(jobs.judge(context, placement, covered, from));
     }
     return conditions;
   }
 
+  /** Binds the job map: from now on the nodes of each multi-node job are compared too. */
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      policyOption = ReferencePolicyOption.GREEDY,
+      unbind = "unbindJobPlacement")
+  void bindJobPlacement(JobPlacement placement) {
+    jobPlacement.set(placement);
+  }
+
+  /** Unbinds the job map, unless another was bound in its place meanwhile. */
+  void unbindJobPlacement(JobPlacement placement) {
+    jobPlacement.compareAndSet(placement, null);
+  }
+
   private void judge(
-      TelemetryQuery telemetry, List<ObservedGpu> group, long from, List<Condition> out) {
-    List<String> metrics = new ArrayList<>(List.of(DcgmField.SM_CLOCK));
-    Map<String, SampleWindow[]> windows = new HashMap<>();
-    SampleWindow[] util = windows(telemetry, group, DcgmField.GPU_UTIL, from);
-    windows.put(DcgmField.GPU_UTIL, util);
-    if (options.compareSmActive()) {
-      SampleWindow[] smActive = windows(telemetry, group, DcgmField.SM_ACTIVE, from);
-      boolean reported = Arrays.stream(smActive).anyMatch(w -> !w.isEmpty());
-      windows.put(DcgmField.SM_ACTIVE, smActive);
-      metrics.add(reported ? DcgmField.SM_ACTIVE : DcgmField.GPU_UTIL);
-    }
-    if (options.comparePower()) {
-      metrics.add(DcgmField.POWER_USAGE);
-    }
-    List<SampleWindow[]> compared = new ArrayList<>();
-    for (String metric : metrics) {
-      compared.add(windows.computeIfAbsent(metric, m -> windows(telemetry, group, m, from)));
-    }
-    SecondIndex seconds = SecondIndex.of(compared, 4 * options.windowSeconds() + 60);
-    boolean[][] busy = new boolean[group.size()][];
-    for (int g = 0; g < group.size(); g++) {
-      busy[g] = busySeconds(telemetry, group.get(g), util[g], from, seconds);
-    }
+      TelemetryQuery telemetry,
+      List<ObservedGpu> group,
+      long from,
+      List<Condition> out,
+      Set<ObservedGpu> covered) {
+    GpuTracks tracks = GpuTracks.read(telemetry, group, from, options, true);
     Map<String, List<PeerCusum.Result>> byMetric = new LinkedHashMap<>();
-    for (String metric : metrics) {
-      SampleWindow[] metricWindows = windows.get(metric);
-      double[][] tracks = new double[group.size()][];
-      for (int g = 0; g < group.size(); g++) {
-        tracks[g] = track(metricWindows[g], busy[g], seconds);
-      }
-      byMetric.put(metric, PeerCusum.run(tracks, seconds, options));
+    for (String metric : tracks.metrics()) {
+      byMetric.put(metric, PeerCusum.run(tracks.of(metric), tracks.seconds(), options));
     }
     for (int g = 0; g < group.size(); g++) {
       Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
@@ -142,73 +148,12 @@ public final class StragglerDetector implements Detector {
           changeMillis = Math.max(changeMillis, Math.min(r.changeSecond() * 1000L, Long.MAX_VALUE));
         }
       }
-      double throttled = throttledShare(telemetry, gpu, changeMillis);
+      covered.add(gpu);
+      double throttled = GpuTracks.throttledShare(telemetry, List.of(gpu), changeMillis);
       if (throttled < options.sustainedFraction()) {
         out.add(condition(gpu, group.size() - 1, lagging, throttled));
       }
     }
-  }
-
-  private static SampleWindow[] windows(
-      TelemetryQuery telemetry, List<ObservedGpu> group, String metric, long from) {
-    SampleWindow[] windows = new SampleWindow[group.size()];
-    for (int g = 0; g < group.size(); g++) {
-      windows[g] = telemetry.window(group.get(g).series(metric), from);
-    }
-    return windows;
-  }
-
-  /**
-   * Returns, per second of the window, whether the GPU was busy by its GPU_UTIL sample of that
-   * second (the last one if several); a second without a sample is not busy. Without any GPU_UTIL
-   * sample, every second is busy if the GPU was busy by its clock-event reasons, else none is.
-   */
-  private boolean[] busySeconds(
-      TelemetryQuery telemetry,
-      ObservedGpu gpu,
-      SampleWindow util,
-      long from,
-      SecondIndex seconds) {
-    boolean[] busy = new boolean[seconds.size()];
-    if (util.isEmpty()) {
-      if (Busyness.judge(telemetry, gpu, from, options.busyUtilPercent()).busy()) {
-        Arrays.fill(busy, true);
-      }
-      return busy;
-    }
-    for (int i = 0; i < util.size(); i++) {
-      int t = seconds.indexOf(SecondIndex.second(util.timestamp(i)));
-      if (t >= 0) {
-        double u = util.value(i);
-        busy[t] = Double.isFinite(u) && u >= options.busyUtilPercent();
-      }
-    }
-    return busy;
-  }
-
-  /**
-   * Returns the GPU's value per second of the window (the last valid one if several), NaN where it
-   * was idle or reported nothing valid.
-   */
-  private static double[] track(SampleWindow window, boolean[] busy, SecondIndex seconds) {
-    double[] bySecond = new double[seconds.size()];
-    Arrays.fill(bySecond, Double.NaN);
-    for (int i = 0; i < window.size(); i++) {
-      int t = seconds.indexOf(SecondIndex.second(window.timestamp(i)));
-      double v = window.value(i);
-      if (t >= 0 && busy[t] && Double.isFinite(v) && v >= 0) {
-        bySecond[t] = v;
-      }
-    }
-    return bySecond;
-  }
-
-  private static double throttledShare(TelemetryQuery telemetry, ObservedGpu gpu, long from) {
-    double[] masks =
-        RobustStatistics.finite(telemetry.window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from));
-    long throttled =
-        Arrays.stream(masks).filter(m -> m >= 0 && ((long) m & THROTTLE_BITS) != 0).count();
-    return masks.length == 0 ? 0 : (double) throttled / masks.length;
   }
 
   private Condition condition(
@@ -244,11 +189,11 @@ public final class StragglerDetector implements Detector {
     lagging.forEach(
         (m, r) ->
             evidence
-                .put(shortName(m) + ".cusum", r.statistic())
-                .put(shortName(m) + ".lastZ", r.lastZ())
-                .put(shortName(m) + ".ratioToPeerMedian", r.ratioSinceChange())
+                .put(GpuTracks.shortName(m) + ".cusum", r.statistic())
+                .put(GpuTracks.shortName(m) + ".lastZ", r.lastZ())
+                .put(GpuTracks.shortName(m) + ".ratioToPeerMedian", r.ratioSinceChange())
                 .put(
-                    shortName(m) + ".since",
+                    GpuTracks.shortName(m) + ".since",
                     r.changeSecond() < 0
                         ? "window start"
                         : Instant.ofEpochSecond(r.changeSecond()).toString()));
@@ -259,7 +204,7 @@ public final class StragglerDetector implements Detector {
             + " "
             + model
             + " peers on the node: "
-            + shortName(metric)
+            + GpuTracks.shortName(metric)
             + " at "
             + Evidence.percent(main.ratioSinceChange())
             + " of their median since "
@@ -288,15 +233,5 @@ public final class StragglerDetector implements Detector {
         evidence.toMap(),
         action,
         factor);
-  }
-
-  private static String shortName(String metric) {
-    return switch (metric) {
-      case DcgmField.SM_CLOCK -> "smClock";
-      case DcgmField.SM_ACTIVE -> "smActive";
-      case DcgmField.GPU_UTIL -> "gpuUtil";
-      case DcgmField.POWER_USAGE -> "power";
-      default -> metric;
-    };
   }
 }

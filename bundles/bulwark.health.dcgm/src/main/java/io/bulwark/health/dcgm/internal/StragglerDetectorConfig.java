@@ -11,7 +11,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     name = "Bulwark straggler detector",
     description =
         "Reports busy GPUs that run persistently slower than the busy GPUs of the same model on"
-            + " their node (robust z-scores and a CUSUM change-point test).")
+            + " their node, and, with a job map, nodes that run persistently slower than the other"
+            + " nodes of their job (robust z-scores and a CUSUM change-point test).")
 public @interface StragglerDetectorConfig {
 
   @AttributeDefinition(name = "Window (s)", description = "How far back the CUSUM runs; 1 to 3600.")
@@ -68,4 +69,25 @@ public @interface StragglerDetectorConfig {
       name = "Compare power",
       description = "Also compare DCGM_FI_DEV_POWER_USAGE with the peers.")
   boolean comparePower() default true;
+
+  @AttributeDefinition(
+      name = "Compare the nodes of a job",
+      description =
+          "When a job map is installed, also compare each node of a multi-node job with the job's"
+              + " other nodes (whole-node slowdowns the node's own GPUs cannot show).")
+  boolean compareJobNodes() default true;
+
+  @AttributeDefinition(
+      name = "Minimum job nodes",
+      description =
+          "Fewest nodes of one job, each in the job for the whole window, needed to compare them;"
+              + " 3 or more.")
+  int jobMinNodes() default 3;
+
+  @AttributeDefinition(
+      name = "Job map age limit (s)",
+      description =
+          "The job comparison pauses while the job map is older than this (a scheduler not read);"
+              + " 1 to 3600.")
+  int jobMapMaxAgeSeconds() default 60;
 }

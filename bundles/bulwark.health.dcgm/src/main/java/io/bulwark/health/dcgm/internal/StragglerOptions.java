@@ -14,6 +14,11 @@ package io.bulwark.health.dcgm.internal;
  *     detectors
  * @param compareSmActive whether SM activity is compared
  * @param comparePower whether power draw is compared
+ * @param compareJobNodes whether the nodes of one job are compared with each other when a job map
+ *     is bound
+ * @param jobMinNodes the fewest nodes of one job, in the job for the whole window, needed to
+ *     compare them
+ * @param jobMapMaxAgeSeconds how old the job map may be for the job comparison to run
  */
 record StragglerOptions(
     int windowSeconds,
@@ -25,7 +30,10 @@ record StragglerOptions(
     double busyUtilPercent,
     double sustainedFraction,
     boolean compareSmActive,
-    boolean comparePower) {
+    boolean comparePower,
+    boolean compareJobNodes,
+    int jobMinNodes,
+    int jobMapMaxAgeSeconds) {
 
   /**
    * @throws IllegalArgumentException naming the property whose value is out of range
@@ -57,6 +65,14 @@ record StragglerOptions(
       throw new IllegalArgumentException(
           "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
+    if (jobMinNodes < 3 || jobMinNodes > 100_000) {
+      throw new IllegalArgumentException(
+          "jobMinNodes must be between 3 and 100000, was " + jobMinNodes);
+    }
+    if (jobMapMaxAgeSeconds < 1 || jobMapMaxAgeSeconds > 3600) {
+      throw new IllegalArgumentException(
+          "jobMapMaxAgeSeconds must be between 1 and 3600, was " + jobMapMaxAgeSeconds);
+    }
   }
 
   /** Converts the configuration once. */
@@ -71,11 +87,35 @@ record StragglerOptions(
         c.busyUtilPercent(),
         c.sustainedFraction(),
         c.compareSmActive(),
-        c.comparePower());
+        c.comparePower(),
+        c.compareJobNodes(),
+        c.jobMinNodes(),
+        c.jobMapMaxAgeSeconds());
+  }
+
+  /**
+   * Returns these options for comparing the nodes of a job: a second is judged when at least {@link
+   * #jobMinNodes} of them report.
+   */
+  StragglerOptions forJobNodes() {
+    return new StragglerOptions(
+        windowSeconds,
+        deviationFloor,
+        allowance,
+        decisionThreshold,
+        zCap,
+        jobMinNodes - 1,
+        busyUtilPercent,
+        sustainedFraction,
+        compareSmActive,
+        comparePower,
+        compareJobNodes,
+        jobMinNodes,
+        jobMapMaxAgeSeconds);
   }
 
   /** Returns the default options. */
   static StragglerOptions defaults() {
-    return new StragglerOptions(120, 0.03, 2.0, 40, 6, 3, 50, 0.5, true, true);
+    return new StragglerOptions(120, 0.03, 2.0, 40, 6, 3, 50, 0.5, true, true, true, 3, 60);
   }
 }
