@@ -1,5 +1,9 @@
 package io.bulwark.e2e;
 
+import static io.bulwark.e2e.Runs.await;
+import static io.bulwark.e2e.Runs.currentStep;
+import static io.bulwark.e2e.Runs.get;
+import static io.bulwark.e2e.Runs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
@@ -59,7 +63,7 @@ class RemediationIT {
           .contains(
               "drain", "wait-drained", "power-cycle", "wait-resolved", "revalidate", "resume");
 
-      inject(bulwark, NODE, 0);
+      Runs.injectXid79(bulwark, NODE, 0);
       long injected = System.nanoTime();
       JsonObject run = awaitRun(bulwark, NODE, r -> true, 60);
       runId = run.getString("id");
@@ -129,7 +133,7 @@ class RemediationIT {
 
       // Faults on 5 of 16 nodes at once: the isolation limit holds the line.
       for (int i = 3; i <= 7; i++) {
-        inject(bulwark, String.format("gpu-node-%03d", i), 1);
+        Runs.injectXid79(bulwark, String.format("gpu-node-%03d", i), 1);
       }
       JsonObject held =
           await(
@@ -177,35 +181,6 @@ class RemediationIT {
     }
   }
 
-  private static void inject(RunningAppliance bulwark, String node, int gpu) throws Exception {
-    JsonObject fault =
-        new JsonObject().put("kind", "xid").put("node", node).put("gpu", gpu).put("xid", 79);
-    HttpResponse<String> r = bulwark.send("POST", bulwark.simUrl("/sim/faults"), fault.encode());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-  }
-
-  private static String currentStep(JsonObject run) {
-    JsonArray steps = run.getJsonArray("steps");
-    int i = run.getInteger("current");
-    return i < steps.size() ? steps.getJsonObject(i).getString("step") : "";
-  }
-
-  private static JsonObject step(JsonObject run, String name) {
-    for (Object o : run.getJsonArray("steps")) {
-      JsonObject s = (JsonObject) o;
-      if (s.getString("step").equals(name)) {
-        return s;
-      }
-    }
-    throw new AssertionError("no step " + name + " in " + run.encodePrettily());
-  }
-
-  private static JsonObject get(RunningAppliance bulwark, String path) throws Exception {
-    HttpResponse<String> r = bulwark.get(path);
-    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
-    return new JsonObject(r.body());
-  }
-
   private static JsonObject awaitRun(
       RunningAppliance bulwark, String node, Predicate<JsonObject> test, int seconds)
       throws Exception {
@@ -223,28 +198,5 @@ class RemediationIT {
     }
     throw new AssertionError(
         "no remediation run for " + node + " within " + seconds + " s:\n" + bulwark.console());
-  }
-
-  private static JsonObject await(
-      RunningAppliance bulwark, String path, Predicate<JsonObject> test, int seconds)
-      throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    JsonObject last = null;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = bulwark.get(path);
-      if (r.statusCode() == 200) {
-        last = new JsonObject(r.body());
-        if (test.test(last)) {
-          return last;
-        }
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError(
-        path
-            + " did not reach the expected state within "
-            + seconds
-            + " s; last: "
-            + (last == null ? "none" : last.encodePrettily()));
   }
 }

@@ -1,11 +1,13 @@
 package io.bulwark.e2e;
 
+import static io.bulwark.e2e.Runs.await;
+import static io.bulwark.e2e.Runs.get;
+import static io.bulwark.e2e.Runs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.testing.slurm.SlurmCluster;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,11 +60,7 @@ class SlurmRemediationIT {
           bulwark, "/api/v1/remediation", o -> o.getJsonArray("schedulers").contains("slurm"), 30);
       String job = slurm.submit(NODE, Duration.ofMinutes(10));
 
-      JsonObject fault =
-          new JsonObject().put("kind", "xid").put("node", NODE).put("gpu", 0).put("xid", 79);
-      HttpResponse<String> injected =
-          bulwark.send("POST", bulwark.simUrl("/sim/faults"), fault.encode());
-      assertThat(injected.statusCode()).as(injected.body()).isEqualTo(201);
+      Runs.injectXid79(bulwark, NODE, 0);
 
       // Drained in slurmctld with the finding named, the job still on the node.
       String drained = awaitSlurm(slurm, s -> s.contains("DRAIN"), 60);
@@ -138,46 +136,5 @@ class SlurmRemediationIT {
     JsonArray runs = get(bulwark, "/api/v1/remediation/runs?node=" + NODE).getJsonArray("runs");
     assertThat(runs).isNotEmpty();
     return runs.getJsonObject(0);
-  }
-
-  private static JsonObject step(JsonObject run, String name) {
-    for (Object o : run.getJsonArray("steps")) {
-      JsonObject s = (JsonObject) o;
-      if (s.getString("step").equals(name)) {
-        return s;
-      }
-    }
-    throw new AssertionError("no step " + name + " in " + run.encodePrettily());
-  }
-
-  private static JsonObject get(RunningAppliance bulwark, String path) throws Exception {
-    HttpResponse<String> r = bulwark.get(path);
-    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
-    return new JsonObject(r.body());
-  }
-
-  private static JsonObject await(
-      RunningAppliance bulwark, String path, Predicate<JsonObject> test, int seconds)
-      throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    JsonObject last = null;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> r = bulwark.get(path);
-      if (r.statusCode() == 200) {
-        last = new JsonObject(r.body());
-        if (test.test(last)) {
-          return last;
-        }
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError(
-        path
-            + " did not reach the expected state within "
-            + seconds
-            + " s; last: "
-            + (last == null ? "none" : last.encodePrettily())
-            + "\n"
-            + bulwark.console());
   }
 }
