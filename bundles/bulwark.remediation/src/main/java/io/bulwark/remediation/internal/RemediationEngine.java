@@ -94,6 +94,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
+
+  /** The finding each run started for, as it was then (its steps read it). */
+  private final Map<String, Finding> findingsCache = new ConcurrentHashMap<>();
+
   private volatile boolean stopping;
   private volatile boolean killed;
   private volatile boolean findingsScanned;
@@ -437,7 +441,8 @@ public final class RemediationEngine implements RemediationService, FindingListe
         && !policy.recurrenceSteps().isEmpty()
         && recent.stream().anyMatch(r -> r.policyId().equals(policy.id()))) {
       ladder = policy.recurrenceSteps();
-      held = "";
+      held =
+          "recurrence: the node's previous run of " + policy.id() + " was within the flap window";
     }
     List<StepRecord> records = new ArrayList<>();
     for (PolicyStep s : ladder) {
@@ -464,19 +469,6 @@ public final class RemediationEngine implements RemediationService, FindingListe
             now,
             now,
             "");
-    if (ladder != policy.steps()) {
-      run =
-          run.with(
-              state,
-              0,
-              records,
-              "recurrence: the node's previous run of "
-                  + policy.id()
-                  + " was within the flap window",
-              now,
-              now,
-              "");
-    }
     save(run, "start remediation run for " + finding.node());
     findingsCache.put(run.id(), finding);
     audit(
@@ -500,8 +492,6 @@ public final class RemediationEngine implements RemediationService, FindingListe
     return admitted;
   }
 
-  private final Map<String, Finding> findingsCache = new ConcurrentHashMap<>();
-
   private List<Run> recentRuns(NodeId node, Instant since) {
     List<Run> out = new ArrayList<>();
     for (Run r : runs.values()) {
@@ -522,12 +512,26 @@ public final class RemediationEngine implements RemediationService, FindingListe
         .findFirst();
   }
 
-  private Optional<Machine> machineOf(NodeId node) {
+  /**
+   * The machines and the fleet's size, read once for a pass over held runs: the guardrails of every
+   * run of the pass are checked against it (the machines service reads its whole map per call).
+   */
+  private record View(List<Machine> machines, int fleetSize) {}
+
+  private View view() {
     MachineService m = machines;
-    if (m == null) {
-      return Optional.empty();
-    }
-    for (Machine x : m.machines()) {
+    List<Machine> all = m == null ? List.of() : m.machines();
+    FleetRepository f = fleet;
+    int n = Math.max(f == null ? 0 : f.nodes().size(), all.size());
+    return new View(all, Math.max(n, 1));
+  }
+
+  private Optional<Machine> machineOf(NodeId node) {
+    return machineOf(node, view().machines());
+  }
+
+  private static Optional<Machine> machineOf(NodeId node, List<Machine> all) {
+    for (Machine x : all) {
       if (node.equals(x.node()) || x.hostname().equals(node.value())) {
         return Optional.of(x);
       }
@@ -543,6 +547,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   /** Lets a held run start if the guardrails allow it, or keeps it held saying why. */
   private synchronized Run admit(Run run) {
+    return admit(run, view());
+  }
+
+  private synchronized Run admit(Run run, View view) {
     Run now = runs.get(run.id());
     if (now == null || now.state() != RunState.HELD) {
       return now == null ? run : now;
@@ -555,7 +563,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
             now, RunState.CANCELLED, "the finding cleared before the run could start", now.steps());
       }
     }
-    Optional<String> refusal = refusal(now);
+    Optional<String> refusal = refusal(now, view);
     Instant at = clock.instant();
     if (now.dryRun()) {
       return dryRun(now, refusal.map(r -> "would be held: " + r).orElse(""));
@@ -580,6 +588,10 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   /** Why {@code run} may not isolate its node now, or empty. */
   Optional<String> refusal(Run run) {
+    return refusal(run, view());
+  }
+
+  private Optional<String> refusal(Run run, View view) {
     Guardrails g = guardrails;
     if (killed) {
       return Optional.of(
@@ -611,8 +623,8 @@ public final class RemediationEngine implements RemediationService, FindingListe
         }
       }
     }
-    List<Run> isolating = isolating(run);
-    int fleetSize = fleetSize();
+    List<Run> isolating = isolating(run, view.machines());
+    int fleetSize = view.fleetSize();
     int limit = Math.max(1, fleetSize * g.maxIsolatedPercent() / 100);
     if (isolating.size() >= limit) {
       return Optional.of(
@@ -626,15 +638,12 @@ public final class RemediationEngine implements RemediationService, FindingListe
               + fleetSize
               + " nodes)");
     }
-    Optional<Machine> machine = machineOf(run.node());
+    Optional<Machine> machine = machineOf(run.node(), view.machines());
     String rack = machine.map(Machine::rack).orElse("");
     if (!rack.isEmpty() && g.maxIsolatedPerRack() > 0) {
       Map<MachineId, String> racks = new HashMap<>();
-      MachineService ms = machines;
-      if (ms != null) {
-        for (Machine x : ms.machines()) {
-          racks.put(x.id(), x.rack());
-        }
+      for (Machine x : view.machines()) {
+        racks.put(x.id(), x.rack());
       }
       long inRack =
           isolating.stream()
@@ -720,7 +729,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
    * day), and a run that marked its machine Broken. {@code except}: a run not to count (null:
    * none).
    */
-  private List<Run> isolating(Run except) {
+  private List<Run> isolating(Run except, List<Machine> all) {
     Map<NodeId, Run> latest = new HashMap<>();
     for (Run r : runs.values()) {
       if (r.dryRun() || (except != null && r.id().equals(except.id()))) {
@@ -729,11 +738,8 @@ public final class RemediationEngine implements RemediationService, FindingListe
       latest.merge(r.node(), r, (a, b) -> a.created().isAfter(b.created()) ? a : b);
     }
     Map<MachineId, MachineState> states = new HashMap<>();
-    MachineService m = machines;
-    if (m != null) {
-      for (Machine x : m.machines()) {
-        states.put(x.id(), x.state());
-      }
+    for (Machine x : all) {
+      states.put(x.id(), x.state());
     }
     Instant dayAgo = clock.instant().minus(Duration.ofDays(1));
     List<Run> out = new ArrayList<>();
@@ -760,19 +766,6 @@ public final class RemediationEngine implements RemediationService, FindingListe
       }
     }
     return out;
-  }
-
-  private int fleetSize() {
-    int n = 0;
-    FleetRepository f = fleet;
-    if (f != null) {
-      n = f.nodes().size();
-    }
-    MachineService m = machines;
-    if (m != null) {
-      n = Math.max(n, m.machines().size());
-    }
-    return Math.max(n, 1);
   }
 
   /** Moves the run's machine to Remediating; returns why it cannot, or empty. */
@@ -830,8 +823,9 @@ public final class RemediationEngine implements RemediationService, FindingListe
             .filter(r -> r.state() == RunState.HELD)
             .sorted(Comparator.comparing(Run::created).thenComparing(Run::id))
             .toList();
+    View view = held.isEmpty() ? null : view();
     for (Run r : held) {
-      Run after = admit(r);
+      Run after = admit(r, view);
       if (after.state() == RunState.RUNNING) {
         dispatch(after.id());
       }
@@ -1695,12 +1689,12 @@ public final class RemediationEngine implements RemediationService, FindingListe
 
   /** Returns how many nodes runs isolate now (for the page and {@code /metrics}). */
   int isolatedNow() {
-    return isolating(null).size();
+    return isolating(null, view().machines()).size();
   }
 
   /** Returns the number of nodes the isolation limit allows now. */
   int isolationLimit() {
-    return Math.max(1, fleetSize() * guardrails.maxIsolatedPercent() / 100);
+    return Math.max(1, view().fleetSize() * guardrails.maxIsolatedPercent() / 100);
   }
 
   // ---- what a step sees ----
