@@ -2,6 +2,7 @@ package io.bulwark.security.internal;
 
 import io.bulwark.api.security.CryptoModule;
 import io.bulwark.api.security.CryptoModuleStatus;
+import io.bulwark.lib.pki.FipsProviders;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
@@ -47,7 +48,7 @@ public final class FipsCryptoModule implements CryptoModule {
     long start = System.nanoTime();
     BouncyCastleFipsProvider provider;
     try {
-      provider = ProviderOrder.establish();
+      provider = FipsProviders.establish();
     } catch (IllegalStateException e) {
       LOG.log(Level.ERROR, "FIPS cryptography is not available: {0}", e.getMessage());
       throw e;

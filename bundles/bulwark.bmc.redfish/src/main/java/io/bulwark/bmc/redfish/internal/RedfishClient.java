@@ -3,6 +3,7 @@ package io.bulwark.bmc.redfish.internal;
 import io.bulwark.api.bmc.BmcException;
 import io.bulwark.api.bmc.BmcException.Kind;
 import io.bulwark.api.machine.BmcEndpoint;
+import io.bulwark.lib.pki.PinnedTrust;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -60,7 +61,7 @@ final class RedfishClient {
     String host =
         endpoint.address().contains(":") ? "[" + endpoint.address() + "]" : endpoint.address();
     this.base = URI.create("https://" + host + ":" + endpoint.port());
-    this.trust = new PinnedTrust(endpoint.pinnedSha256());
+    this.trust = new PinnedTrust("the BMC at " + endpoint.address(), endpoint.pinnedSha256());
     try {
       var ctx = trust.context();
       SSLParameters p = ctx.getDefaultSSLParameters();

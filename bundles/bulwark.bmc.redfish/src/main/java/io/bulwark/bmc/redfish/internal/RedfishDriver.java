@@ -7,6 +7,7 @@ import io.bulwark.api.bmc.BmcException;
 import io.bulwark.api.bmc.BmcException.Kind;
 import io.bulwark.api.machine.BmcEndpoint;
 import io.bulwark.api.machine.BmcProtocol;
+import io.bulwark.lib.pki.PinnedTrust;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.bulwark.security.internal;
+package io.bulwark.lib.pki;
 
 import java.security.Provider;
 import java.security.Security;
@@ -11,12 +11,13 @@ import org.bouncycastle.jsse.provider.BouncyCastleJsseProvider;
  * Puts the JVM's security providers in the order FIPS operation needs: BouncyCastle FIPS ({@code
  * BCFIPS}) first and its JSSE provider in FIPS mode ({@code BCJSSE}, configured {@code
  * fips:BCFIPS}) second, installing them if absent and moving them if a launcher installed them
- * elsewhere. Used once at start by {@link FipsCryptoModule}.
+ * elsewhere. Called once at start by each role's crypto module (the appliance's and the node
+ * agent's) before any other use of the module.
  */
-final class ProviderOrder {
+public final class FipsProviders {
   private static final Object LOCK = new Object();
 
-  private ProviderOrder() {}
+  private FipsProviders() {}
 
   /**
    * Installs or moves the providers and returns the FIPS provider.
@@ -24,7 +25,7 @@ final class ProviderOrder {
    * @throws IllegalStateException if a provider under one of those names is not the expected one,
    *     or if the order could not be established
    */
-  static BouncyCastleFipsProvider establish() {
+  public static BouncyCastleFipsProvider establish() {
     synchronized (LOCK) {
       BouncyCastleFipsProvider fips = fipsProvider();
       placeAt(fips, 1);
