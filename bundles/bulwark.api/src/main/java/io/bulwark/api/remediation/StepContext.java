@@ -71,6 +71,12 @@ public interface StepContext {
   boolean drained();
 
   /**
+   * Returns true if the policy marks this step optional: a step that cannot apply to this node (no
+   * enrolled node agent, a tool the node lacks) then ends skipped instead of failing the run.
+   */
+  boolean optional();
+
+  /**
    * Throws if the run is no longer running (cancelled, ended, or the kill switch pulled): a step
    * calls it right before each action it takes, so that nothing is done for a run that stopped.
    *

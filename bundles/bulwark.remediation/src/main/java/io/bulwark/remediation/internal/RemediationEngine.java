@@ -1752,6 +1752,11 @@ public final class RemediationEngine implements RemediationService, FindingListe
     }
 
     @Override
+    public boolean optional() {
+      return step.step().optional();
+    }
+
+    @Override
     public Map<String, String> memo() {
       return Map.copyOf(memo);
     }

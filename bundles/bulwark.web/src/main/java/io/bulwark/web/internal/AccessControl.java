@@ -41,11 +41,18 @@ final class AccessControl {
     this.refusals = refusals;
   }
 
-  /** Returns true for the routes anyone may call: login, and the banner shown before it. */
+  /**
+   * Returns true for the routes anyone may call: login, the banner shown before it, and a node
+   * agent's enrolment (its handler authenticates the one-time enrolment token an admin issued).
+   */
   static boolean isPublic(HttpMethod method, String path) {
     return (method == HttpMethod.POST && path.equals("/api/v1/session"))
-        || (method == HttpMethod.GET && path.equals("/api/v1/banner"));
+        || (method == HttpMethod.GET && path.equals("/api/v1/banner"))
+        || (method == HttpMethod.POST && path.equals(AGENT_ENROLMENT));
   }
+
+  /** The node agents' enrolment route, authenticated by its one-time token. */
+  static final String AGENT_ENROLMENT = "/api/v1/agents/enrol";
 
   /** Blocking handler on /api/*: authenticates the request or refuses it. */
   void authenticate(RoutingContext ctx) {
@@ -98,6 +105,10 @@ final class AccessControl {
   /** Returns a handler that admits only principals with one of {@code roles}. */
   Handler<RoutingContext> requires(Set<Role> roles) {
     return ctx -> {
+      if (isPublic(ctx.request().method(), ctx.request().path())) {
+        ctx.next();
+        return;
+      }
       Principal p = principal(ctx);
       if (p == null || !roles.contains(p.role())) {
         refuse(

@@ -1,0 +1,178 @@
+package io.bulwark.agents.internal;
+
+import io.bulwark.api.agent.AgentRecord;
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.security.Principal;
+import io.bulwark.api.security.Role;
+import io.bulwark.lib.pki.Certificates;
+import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
+import io.bulwark.web.api.ApiRoute;
+import io.bulwark.web.api.RouteContributor;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The node agents' API: the list of enrolled agents and the authority's fingerprint (any role),
+ * one-time enrolment tokens and revocation (admins), and the enrolment itself, which a node agent
+ * calls with its token instead of a session. Every change is audited, refusals too.
+ */
+@Component(service = RouteContributor.class)
+public final class AgentRoutes implements RouteContributor {
+  private static final Set<Role> ADMIN = EnumSet.of(Role.ADMIN);
+
+  private final AgentService agents;
+  private final AuditLog audit;
+
+  @Activate
+  public AgentRoutes(@Reference AgentService agents, @Reference AuditLog audit) {
+    this.agents = agents;
+    this.audit = audit;
+  }
+
+  @Override
+  public String name() {
+    return "agents";
+  }
+
+  @Override
+  public List<ApiRoute> routes() {
+    return List.of(
+        ApiRoute.get("/api/v1/agents", ApiRoute.ANY_ROLE, this::list),
+        ApiRoute.post("/api/v1/agents/enrolment-tokens", ADMIN, this::token),
+        // Public: the handler authenticates the one-time token (see the admin plane's access
+        // rules).
+        ApiRoute.post("/api/v1/agents/enrol", ApiRoute.ANY_ROLE, this::enrol),
+        ApiRoute.post("/api/v1/agents/:node/revoke", ADMIN, this::revoke));
+  }
+
+  private void list(RoutingContext ctx) {
+    JsonArray list = new JsonArray();
+    agents.agents().forEach(a -> list.add(json(a)));
+    ApiRequest.json(
+        ctx,
+        new JsonObject()
+            .put("authorityFingerprint", Certificates.fingerprint(agents.authorityCertificate()))
+            .put("applianceFingerprint", Certificates.fingerprint(agents.applianceCertificate()))
+            .put("agents", list));
+  }
+
+  static JsonObject json(AgentRecord a) {
+    return new JsonObject()
+        .put("node", a.node())
+        .put("endpoint", a.endpoint())
+        .put("serial", a.serial())
+        .put("fingerprint", a.fingerprint())
+        .put("enrolledAt", a.enrolledAt().toString())
+        .put("expiresAt", a.expiresAt().toString())
+        .put("revokedAt", a.revokedAt() == null ? null : a.revokedAt().toString())
+        .put("revokedBy", a.revokedBy());
+  }
+
+  private void token(RoutingContext ctx) {
+    JsonObject body = ApiRequest.body(ctx);
+    String node = ApiRequest.text(body, "node", "");
+    Object minutes = body.getValue("ttlMinutes", 60);
+    if (!(minutes instanceof Integer m) || m < 1 || m > 1440) {
+      throw ApiProblem.invalidBody("'ttlMinutes' must be a whole number of minutes, 1 to 1440");
+    }
+    Map<String, String> d = Map.of("node", node, "ttlMinutes", Integer.toString(m));
+    String token;
+    try {
+      token = agents.issueToken(node, Duration.ofMinutes(m), caller(ctx).name());
+    } catch (IllegalArgumentException e) {
+      audit.append(
+          event(ctx, caller(ctx).name(), "agent.enrolment-token", node, AuditOutcome.FAILURE, d));
+      throw ApiProblem.invalidBody(e.getMessage());
+    }
+    audit.append(
+        event(ctx, caller(ctx).name(), "agent.enrolment-token", node, AuditOutcome.SUCCESS, d));
+    ApiRequest.json(
+        ctx,
+        201,
+        new JsonObject()
+            .put("node", node)
+            .put("token", token)
+            .put("expiresAt", java.time.Instant.now().plus(Duration.ofMinutes(m)).toString()));
+  }
+
+  private void enrol(RoutingContext ctx) {
+    JsonObject body = ApiRequest.body(ctx);
+    String endpoint = ApiRequest.text(body, "endpoint", "");
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("endpoint", endpoint);
+    AgentService.Enrolment e;
+    try {
+      e =
+          agents.enrol(
+              ApiRequest.text(body, "token", ""), ApiRequest.text(body, "csr", ""), endpoint);
+    } catch (SecurityException ex) {
+      d.put("reason", ex.getMessage());
+      audit.append(event(ctx, "agent:unknown", "agent.enrol", "", AuditOutcome.FAILURE, d));
+      throw ApiProblem.forbidden(ex.getMessage());
+    } catch (IllegalArgumentException ex) {
+      d.put("reason", ex.getMessage());
+      audit.append(event(ctx, "agent:unknown", "agent.enrol", "", AuditOutcome.FAILURE, d));
+      throw ApiProblem.invalidBody(ex.getMessage());
+    }
+    d.put("serial", e.record().serial());
+    d.put("fingerprint", e.record().fingerprint());
+    audit.append(
+        event(
+            ctx,
+            "agent:" + e.record().node(),
+            "agent.enrol",
+            e.record().node(),
+            AuditOutcome.SUCCESS,
+            d));
+    ApiRequest.json(ctx, agents.enrolmentAnswer(e));
+  }
+
+  private void revoke(RoutingContext ctx) {
+    String node = ctx.pathParam("node");
+    Map<String, String> d = Map.of("node", node);
+    AgentRecord r;
+    try {
+      r = agents.revoke(node, caller(ctx).name());
+    } catch (NoSuchElementException e) {
+      audit.append(event(ctx, caller(ctx).name(), "agent.revoke", node, AuditOutcome.FAILURE, d));
+      throw ApiProblem.notFound(e.getMessage());
+    }
+    audit.append(
+        event(
+            ctx,
+            caller(ctx).name(),
+            "agent.revoke",
+            node,
+            AuditOutcome.SUCCESS,
+            Map.of("node", node, "serial", r.serial())));
+    ApiRequest.json(ctx, json(r));
+  }
+
+  private static Principal caller(RoutingContext ctx) {
+    return ApiRequest.caller(ctx);
+  }
+
+  private static AuditEvent event(
+      RoutingContext ctx,
+      String actor,
+      String action,
+      String target,
+      AuditOutcome outcome,
+      Map<String, String> d) {
+    return new AuditEvent(actor, ApiRequest.source(ctx), action, target, outcome, d);
+  }
+}
