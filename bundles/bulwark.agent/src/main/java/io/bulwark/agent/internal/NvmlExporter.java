@@ -87,6 +87,18 @@ public final class NvmlExporter {
   }
 
   private void answer(HttpServerRequest request) {
+    if (request.path().startsWith("/v1/")) {
+      request
+          .response()
+          .setStatusCode(403)
+          .putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end(
+              "The GPU node agent takes no actions here: actions are only taken over its mutually"
+                  + " authenticated action channel (PID io.bulwark.agent.actions, port 9401), once"
+                  + " the node is enrolled with the appliance; without that configuration this"
+                  + " node refuses them.\n");
+      return;
+    }
     if (!PATH.equals(request.path())) {
       request
           .response()
