@@ -82,7 +82,7 @@ class AgentIT {
     }
   }
 
-  private static void compile(Path source, Path library) throws Exception {
+  static void compile(Path source, Path library) throws Exception {
     Process gcc =
         new ProcessBuilder(
                 "gcc",

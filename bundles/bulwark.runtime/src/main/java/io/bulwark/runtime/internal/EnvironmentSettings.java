@@ -28,6 +28,19 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_SIM_BMCS</td><td>io.bulwark.sim bmcs: how many simulated nodes have a BMC (0: none)</td></tr>
  *   <tr><td>BULWARK_AGENT_BIND_ADDRESS</td><td>io.bulwark.agent bindAddress (node agent)</td></tr>
  *   <tr><td>BULWARK_AGENT_PORT</td><td>io.bulwark.agent port (node agent)</td></tr>
+ *   <tr><td>BULWARK_AGENT_APPLIANCE_URL</td><td>io.bulwark.agent.actions applianceUrl: the appliance
+ *       the node agent enrols with (turns the action channel on)</td></tr>
+ *   <tr><td>BULWARK_AGENT_APPLIANCE_FINGERPRINT</td><td>io.bulwark.agent.actions applianceFingerprint:
+ *       SHA-256 of the appliance's admin TLS certificate, pinned for the enrolment</td></tr>
+ *   <tr><td>BULWARK_AGENT_ENROLMENT_TOKEN</td><td>io.bulwark.agent.actions enrolmentToken: the one-time
+ *       token an admin issued for this node</td></tr>
+ *   <tr><td>BULWARK_AGENT_ACTION_PORT</td><td>io.bulwark.agent.actions port</td></tr>
+ *   <tr><td>BULWARK_AGENT_ADVERTISE_ADDRESS</td><td>io.bulwark.agent.actions advertiseAddress: the
+ *       address the appliance dials</td></tr>
+ *   <tr><td>BULWARK_AGENT_HOSTNAME</td><td>io.bulwark.agent hostname and io.bulwark.agent.actions
+ *       hostname: the node's name</td></tr>
+ *   <tr><td>BULWARK_AGENT_NVIDIA_SMI</td><td>io.bulwark.agent.actions nvidiaSmi</td></tr>
+ *   <tr><td>BULWARK_AGENT_DCGMI</td><td>io.bulwark.agent.actions dcgmi</td></tr>
  *   <tr><td>BULWARK_REMEDIATION_MODE</td><td>io.bulwark.remediation initialMode: the mode of the default
  *       policies at first start (dry-run, approve-destructive or automatic)</td></tr>
  *   <tr><td>BULWARK_REMEDIATION_SOAK_SECONDS</td><td>io.bulwark.remediation soakSeconds</td></tr>
@@ -47,6 +60,7 @@ final class EnvironmentSettings {
   static final String AUDIT_PID = "io.bulwark.audit";
   static final String TPM_PID = "io.bulwark.security.tpm";
   static final String AGENT_PID = "io.bulwark.agent";
+  static final String AGENT_ACTIONS_PID = "io.bulwark.agent.actions";
   static final String FILES_PID = PrivateFiles.PID;
   static final String REMEDIATION_PID = "io.bulwark.remediation";
   static final String SLURM_PID = "io.bulwark.scheduler.slurm";
@@ -55,7 +69,8 @@ final class EnvironmentSettings {
    * The configurations the environment creates when no configuration resource holds them (the
    * others it only overrides): components that are off, or at their defaults, until told.
    */
-  static final java.util.Set<String> CREATED = java.util.Set.of(REMEDIATION_PID, SLURM_PID);
+  static final java.util.Set<String> CREATED =
+      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID);
 
   /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
   static final int MAX_SIM_NODES = 4096;
@@ -135,6 +150,59 @@ final class EnvironmentSettings {
     String agentPort = value(env, "BULWARK_AGENT_PORT");
     if (agentPort != null) {
       put(o, AGENT_PID, "port", port("BULWARK_AGENT_PORT", agentPort));
+    }
+    String applianceUrl = value(env, "BULWARK_AGENT_APPLIANCE_URL");
+    if (applianceUrl != null) {
+      if (!applianceUrl.matches("https://[A-Za-z0-9.:\\-\\[\\]]{1,255}")) {
+        throw new InvalidSettingException(
+            "BULWARK_AGENT_APPLIANCE_URL", applianceUrl, "expected https://host[:port]");
+      }
+      put(o, AGENT_ACTIONS_PID, "applianceUrl", applianceUrl);
+    }
+    String fingerprint = value(env, "BULWARK_AGENT_APPLIANCE_FINGERPRINT");
+    if (fingerprint != null) {
+      String hex = fingerprint.replace(":", "").toLowerCase(java.util.Locale.ROOT);
+      if (!hex.matches("[0-9a-f]{64}")) {
+        throw new InvalidSettingException(
+            "BULWARK_AGENT_APPLIANCE_FINGERPRINT",
+            fingerprint,
+            "expected the SHA-256 fingerprint (64 hex digits, colons allowed)");
+      }
+      put(o, AGENT_ACTIONS_PID, "applianceFingerprint", hex);
+    }
+    String token = value(env, "BULWARK_AGENT_ENROLMENT_TOKEN");
+    if (token != null) {
+      if (!token.matches("[A-Za-z0-9_-]{8,128}")) {
+        throw new InvalidSettingException(
+            "BULWARK_AGENT_ENROLMENT_TOKEN", "(hidden)", "expected the token an admin issued");
+      }
+      put(o, AGENT_ACTIONS_PID, "enrolmentToken", token);
+    }
+    String actionPort = value(env, "BULWARK_AGENT_ACTION_PORT");
+    if (actionPort != null) {
+      put(o, AGENT_ACTIONS_PID, "port", port("BULWARK_AGENT_ACTION_PORT", actionPort));
+    }
+    String advertise = value(env, "BULWARK_AGENT_ADVERTISE_ADDRESS");
+    if (advertise != null) {
+      put(
+          o,
+          AGENT_ACTIONS_PID,
+          "advertiseAddress",
+          host("BULWARK_AGENT_ADVERTISE_ADDRESS", advertise));
+    }
+    String agentHost = value(env, "BULWARK_AGENT_HOSTNAME");
+    if (agentHost != null) {
+      String h = host("BULWARK_AGENT_HOSTNAME", agentHost);
+      put(o, AGENT_PID, "hostname", h);
+      put(o, AGENT_ACTIONS_PID, "hostname", h);
+    }
+    String smi = value(env, "BULWARK_AGENT_NVIDIA_SMI");
+    if (smi != null) {
+      put(o, AGENT_ACTIONS_PID, "nvidiaSmi", path("BULWARK_AGENT_NVIDIA_SMI", smi).toString());
+    }
+    String dcgmi = value(env, "BULWARK_AGENT_DCGMI");
+    if (dcgmi != null) {
+      put(o, AGENT_ACTIONS_PID, "dcgmi", path("BULWARK_AGENT_DCGMI", dcgmi).toString());
     }
     String simPort = value(env, "BULWARK_SIM_PORT");
     if (simPort != null) {
