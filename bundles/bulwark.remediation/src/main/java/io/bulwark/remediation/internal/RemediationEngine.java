@@ -946,9 +946,17 @@ public final class RemediationEngine implements RemediationService, FindingListe
     if (killed || g.breakerOpen() || stopping) {
       return;
     }
-    Run run = runs.get(id);
-    if (run == null || run.state() != RunState.RUNNING) {
-      return;
+    Run run;
+    Optional<String> machineGone;
+    // Read under the engine's lock: a run that admit() just stored as running has its machine
+    // moved (Quarantined, then Remediating) before the lock is released, so that the machine's
+    // passing through Quarantined is never taken for other hands.
+    synchronized (this) {
+      run = runs.get(id);
+      if (run == null || run.state() != RunState.RUNNING) {
+        return;
+      }
+      machineGone = machineLeft(run);
     }
     Instant now = clock.instant();
     if (run.nextCheck() != null && run.nextCheck().isAfter(now)) {
@@ -959,7 +967,6 @@ public final class RemediationEngine implements RemediationService, FindingListe
       succeed(run);
       return;
     }
-    Optional<String> machineGone = machineLeft(run);
     if (machineGone.isPresent()) {
       escalate(run, current, machineGone.get());
       return;

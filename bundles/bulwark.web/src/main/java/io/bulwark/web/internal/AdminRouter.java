@@ -55,7 +55,8 @@ final class AdminRouter {
    */
   record RouteInfo(String method, String path, Set<Role> roles, String owner) {
     boolean isPublic() {
-      return roles.isEmpty();
+      return roles.isEmpty()
+          || AccessControl.isPublic(io.vertx.core.http.HttpMethod.valueOf(method), path);
     }
   }
 
