@@ -142,7 +142,18 @@ class RemediationIT {
               o -> o.getJsonObject("runs").getInteger("held") == 4 && o.getInteger("isolated") == 1,
               90);
       assertThat(held.getInteger("isolationLimit")).isEqualTo(1);
-      JsonArray heldRuns = get(bulwark, "/api/v1/remediation/runs?state=held").getJsonArray("runs");
+      // A run is stored held (no reason yet) when its finding opens, and gets its reason at the
+      // next guardrail pass: wait for the four reasons.
+      JsonArray heldRuns =
+          await(
+                  bulwark,
+                  "/api/v1/remediation/runs?state=held",
+                  o ->
+                      o.getJsonArray("runs").size() == 4
+                          && o.getJsonArray("runs").stream()
+                              .allMatch(r -> !((JsonObject) r).getString("held", "").isEmpty()),
+                  60)
+              .getJsonArray("runs");
       assertThat(heldRuns).hasSize(4);
       for (Object o : heldRuns) {
         assertThat(((JsonObject) o).getString("held")).startsWith("isolation limit: 1 of 1");
