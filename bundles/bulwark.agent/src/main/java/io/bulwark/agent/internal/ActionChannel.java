@@ -92,9 +92,12 @@ public final class ActionChannel {
           throw new IllegalStateException(
               "the action channel of "
                   + node
-                  + " is configured but not enrolled: set BULWARK_AGENT_APPLIANCE_URL,"
-                  + " BULWARK_AGENT_APPLIANCE_FINGERPRINT and BULWARK_AGENT_ENROLMENT_TOKEN (a"
-                  + " one-time token from POST /api/v1/agents/enrolment-tokens)");
+                  + " is configured but not enrolled: set applianceUrl, applianceFingerprint and"
+                  + " enrolmentToken of PID io.bulwark.agent.actions (BULWARK_AGENT_APPLIANCE_URL,"
+                  + " BULWARK_AGENT_APPLIANCE_FINGERPRINT, BULWARK_AGENT_ENROLMENT_TOKEN), the"
+                  + " token being a one-time token an admin issues for this node (POST"
+                  + " /api/v1/agents/enrolment-tokens); the identity is then kept in "
+                  + dir.toAbsolutePath());
         }
         known =
             AgentIdentity.enrol(

@@ -16,6 +16,8 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -41,6 +43,11 @@ public final class NvmlExporter {
   private final AgentOptions options;
   private final NvmlSampler sampler;
   private final HttpServer server;
+
+  /** The action channel, when PID io.bulwark.agent.actions is configured and it started. */
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  volatile ActionChannel channel;
+
   private volatile String page;
   private volatile long pageMillis;
 
@@ -86,17 +93,32 @@ public final class NvmlExporter {
     }
   }
 
+  private String refusal() {
+    ActionChannel actions = channel;
+    String here =
+        "The GPU node agent "
+            + options.hostname()
+            + " takes no actions on its metrics port: actions are only taken over its mutually"
+            + " authenticated action channel";
+    if (actions != null) {
+      return here + ", on port " + actions.port() + ", by the appliance it enrolled with.\n";
+    }
+    return here
+        + ", which is not configured on this node, so it refuses actions. To enrol it, ask an"
+        + " admin for a one-time enrolment token and configure PID io.bulwark.agent.actions with"
+        + " applianceUrl, applianceFingerprint (SHA-256 of the appliance's admin TLS certificate)"
+        + " and enrolmentToken (or set BULWARK_AGENT_APPLIANCE_URL,"
+        + " BULWARK_AGENT_APPLIANCE_FINGERPRINT and BULWARK_AGENT_ENROLMENT_TOKEN), then restart"
+        + " the agent.\n";
+  }
+
   private void answer(HttpServerRequest request) {
     if (request.path().startsWith("/v1/")) {
       request
           .response()
           .setStatusCode(403)
           .putHeader("Content-Type", "text/plain; charset=utf-8")
-          .end(
-              "The GPU node agent takes no actions here: actions are only taken over its mutually"
-                  + " authenticated action channel (PID io.bulwark.agent.actions, port 9401), once"
-                  + " the node is enrolled with the appliance; without that configuration this"
-                  + " node refuses them.\n");
+          .end(refusal());
       return;
     }
     if (!PATH.equals(request.path())) {

@@ -29,7 +29,11 @@ class NvmlExporterTest {
               + "\"([^\"\\\\\\n]|\\\\.)*\")*\\} -?[0-9]+(\\.[0-9]{6})?");
 
   private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      // HTTP/1.1 as Prometheus and the appliance scrape (no h2c upgrade attempt on a POST).
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private Vertx vertx;
   private NvmlExporter exporter;
 
@@ -285,9 +289,31 @@ class NvmlExporterTest {
                     HttpRequest.newBuilder(
                             URI.create("http://127.0.0.1:" + exporter.port() + "/metrics"))
                         .POST(HttpRequest.BodyPublishers.ofString("x"))
+                        .timeout(Duration.ofSeconds(10))
                         .build(),
                     HttpResponse.BodyHandlers.ofString())
                 .statusCode())
         .isEqualTo(405);
+  }
+
+  @Test
+  void actionPathsOnTheMetricsPortAreRefusedWithHowToEnrol() throws Exception {
+    start("libnvidia-ml-absent.so.1");
+
+    HttpResponse<String> reset =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + exporter.port() + "/v1/actions"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"gpu-reset\"}"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(reset.statusCode()).isEqualTo(403);
+    assertThat(reset.body())
+        .contains("mutually authenticated action channel")
+        .contains("not configured on this node")
+        .contains("enrolmentToken");
+    assertThat(get("/v1/capabilities").statusCode()).isEqualTo(403);
   }
 }
