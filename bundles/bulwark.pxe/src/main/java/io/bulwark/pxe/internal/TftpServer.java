@@ -236,9 +236,11 @@ final class TftpServer implements AutoCloseable {
     }
   }
 
+  /** Answers from a port of its own, as a transfer would (RFC 1350: each side picks a TID). */
   private void reply(InetSocketAddress to, ByteBuffer packet) {
-    try {
-      listener.send(packet, to);
+    try (DatagramChannel once = DatagramChannel.open()) {
+      once.bind(new InetSocketAddress(address, 0));
+      once.send(packet, to);
     } catch (IOException e) {
       LOG.fine(() -> "cannot answer " + to + ": " + e.getMessage());
     }
