@@ -1,5 +1,8 @@
 package io.bulwark.pxe.internal;
 
+import io.bulwark.api.provisioning.BootPlanner;
+import io.bulwark.api.provisioning.BootPurpose;
+import io.bulwark.api.provisioning.BootReport;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
@@ -15,11 +18,15 @@ import io.undertow.util.Methods;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.xnio.Options;
 
@@ -33,18 +40,32 @@ import org.xnio.Options;
 final class BootHttp implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(BootHttp.class.getName());
 
+  static final int MAX_REPORT = 1 << 20;
+
   final LongAdder scripts = new LongAdder();
+  final LongAdder reports = new LongAdder();
+  final LongAdder refusedReports = new LongAdder();
   final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
 
   /** The last script purpose each MAC was given (what the tests and the UI show). */
-  final Map<String, BootScripts.Purpose> lastScript = new ConcurrentHashMap<>();
+  final Map<String, BootPurpose> lastScript = new ConcurrentHashMap<>();
 
   private final Undertow server;
   private final BootScripts bootScripts;
+  private final BootTokens tokens;
+  private final Supplier<BootPlanner> planner;
 
-  BootHttp(InetSocketAddress bind, Path bootRoot, Path tftpRoot, BootScripts bootScripts)
+  BootHttp(
+      InetSocketAddress bind,
+      Path bootRoot,
+      Path tftpRoot,
+      BootScripts bootScripts,
+      BootTokens tokens,
+      Supplier<BootPlanner> planner)
       throws IOException {
     this.bootScripts = bootScripts;
+    this.tokens = tokens;
+    this.planner = planner;
     Files.createDirectories(bootRoot);
     ResourceManager files =
         new FirstOf(
@@ -55,7 +76,8 @@ final class BootHttp implements AutoCloseable {
     PathHandler paths =
         new PathHandler(this::notFound)
             .addPrefixPath("/boot", boot)
-            .addPrefixPath("/ipxe", this::script);
+            .addPrefixPath("/ipxe", this::script)
+            .addPrefixPath("/report", this::report);
     HttpHandler root =
         exchange -> {
           exchange.addExchangeCompleteListener(
@@ -63,10 +85,15 @@ final class BootHttp implements AutoCloseable {
                 statuses.computeIfAbsent(ex.getStatusCode(), k -> new LongAdder()).increment();
                 next.proceed();
               });
-          if (!exchange.getRequestMethod().equals(Methods.GET)
-              && !exchange.getRequestMethod().equals(Methods.HEAD)) {
+          boolean report = exchange.getRequestPath().startsWith("/report/");
+          boolean allowed =
+              report
+                  ? exchange.getRequestMethod().equals(Methods.POST)
+                  : exchange.getRequestMethod().equals(Methods.GET)
+                      || exchange.getRequestMethod().equals(Methods.HEAD);
+          if (!allowed) {
             exchange.setStatusCode(StatusCodes.METHOD_NOT_ALLOWED);
-            exchange.getResponseHeaders().put(Headers.ALLOW, "GET, HEAD");
+            exchange.getResponseHeaders().put(Headers.ALLOW, report ? "POST" : "GET, HEAD");
             exchange.endExchange();
             return;
           }
@@ -80,7 +107,7 @@ final class BootHttp implements AutoCloseable {
               .setWorkerThreads(16)
               .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 30_000)
               .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
-              .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 0L)
+              .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) MAX_REPORT)
               .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
               .setSocketOption(Options.WRITE_TIMEOUT, 120_000)
               .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
@@ -102,7 +129,7 @@ final class BootHttp implements AutoCloseable {
     exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange
         .getResponseSender()
-        .send("not found: the provisioning plane serves /boot/ and /ipxe/\n");
+        .send("not found: the provisioning plane serves /boot/, /ipxe/ and /report/\n");
   }
 
   private void script(HttpServerExchange exchange) {
@@ -120,19 +147,108 @@ final class BootHttp implements AutoCloseable {
       return;
     }
     String hyphenated = name.substring(0, name.length() - 5);
-    String script = bootScripts.script(hyphenated);
-    lastScript.put(hyphenated.replace('-', ':'), bootScripts.purpose(hyphenated.replace('-', ':')));
+    String mac = hyphenated.replace('-', ':');
+    BootScripts.Script script = bootScripts.script(hyphenated);
+    lastScript.put(mac, script.purpose());
     scripts.increment();
     LOG.info(
         () ->
             "HTTP boot: "
-                + hyphenated.replace('-', ':')
+                + mac
                 + " from "
                 + exchange.getSourceAddress()
-                + " fetched its iPXE script");
+                + " fetched its iPXE script ("
+                + script.purpose().mode()
+                + ")");
     exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
-    exchange.getResponseSender().send(script);
+    exchange.getResponseSender().send(script.text());
+  }
+
+  private void report(HttpServerExchange exchange) {
+    if (exchange.isInIoThread()) {
+      exchange.dispatch(this::report);
+      return;
+    }
+    String mode = exchange.getRelativePath().replaceFirst("^/", "");
+    BootPurpose purpose = BootPurpose.ofMode(mode).orElse(null);
+    String mac = param(exchange, "mac");
+    String token = param(exchange, "token");
+    if (purpose == null
+        || mac == null
+        || !BootScripts.MAC.matcher(mac.replace(':', '-')).matches()) {
+      refuse(exchange, StatusCodes.NOT_FOUND, "no such report: POST /report/<mode>?token=&mac=");
+      return;
+    }
+    String why = tokens.redeem(token, mac, purpose);
+    if (why != null) {
+      LOG.warning(
+          "Report "
+              + mode
+              + " from "
+              + exchange.getSourceAddress()
+              + " for "
+              + mac
+              + " refused: "
+              + why
+              + ". A machine that booted before the appliance restarted must boot again");
+      refuse(exchange, StatusCodes.FORBIDDEN, why);
+      return;
+    }
+    BootPlanner p = planner.get();
+    if (p == null) {
+      refuse(
+          exchange,
+          StatusCodes.SERVICE_UNAVAILABLE,
+          "provisioning is not running on the appliance");
+      return;
+    }
+    exchange
+        .getRequestReceiver()
+        .receiveFullBytes(
+            (ex, body) -> {
+              try {
+                String answer =
+                    p.report(
+                        new BootReport(
+                            mac,
+                            purpose,
+                            new String(body, StandardCharsets.UTF_8),
+                            String.valueOf(ex.getSourceAddress()),
+                            Instant.now()));
+                reports.increment();
+                ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+                ex.getResponseSender().send(answer + "\n");
+              } catch (IllegalArgumentException e) {
+                refuse(ex, StatusCodes.UNPROCESSABLE_ENTITY, e.getMessage());
+              } catch (RuntimeException e) {
+                LOG.log(
+                    java.util.logging.Level.WARNING,
+                    "Report " + mode + " of " + mac + " failed",
+                    e);
+                refuse(
+                    ex,
+                    StatusCodes.SERVICE_UNAVAILABLE,
+                    "the appliance could not keep it: " + e.getMessage());
+              }
+            },
+            (ex, e) ->
+                refuse(
+                    ex,
+                    StatusCodes.BAD_REQUEST,
+                    "the report could not be read: " + e.getMessage()));
+  }
+
+  private void refuse(HttpServerExchange exchange, int status, String why) {
+    refusedReports.increment();
+    exchange.setStatusCode(status);
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+    exchange.getResponseSender().send(why + "\n");
+  }
+
+  private static String param(HttpServerExchange exchange, String name) {
+    Deque<String> v = exchange.getQueryParameters().get(name);
+    return v == null || v.isEmpty() ? null : v.getFirst();
   }
 
   /** Looks a path up in each manager in turn. */

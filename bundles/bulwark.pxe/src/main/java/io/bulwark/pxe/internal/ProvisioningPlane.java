@@ -1,6 +1,6 @@
 package io.bulwark.pxe.internal;
 
-import io.bulwark.api.machine.MachineService;
+import io.bulwark.api.provisioning.BootPlanner;
 import io.bulwark.api.store.RecordStore;
 import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemState;
@@ -44,7 +44,7 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
   private static final Logger LOG = Logger.getLogger(ProvisioningPlane.class.getName());
 
   @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-  volatile MachineService machines;
+  volatile BootPlanner planner;
 
   private final Instant since = Instant.now();
   private final DhcpSettings settings;
@@ -65,12 +65,15 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
     try {
       t = new TftpServer(tftpRoot, new InetSocketAddress(address, config.tftpPort()), 1_000);
       String base = "http://" + config.address() + ":" + config.httpPort();
+      BootTokens tokens = new BootTokens(Duration.ofHours(4), Clock.systemUTC());
       h =
           new BootHttp(
               new InetSocketAddress(address, config.httpPort()),
               bootRoot,
               tftpRoot,
-              new BootScripts(base, bootRoot, () -> machines));
+              new BootScripts(base, bootRoot, () -> planner, tokens),
+              tokens,
+              () -> planner);
       leases = new LeaseBook(store, settings);
       TftpServer tf = t;
       DhcpResponder responder = new DhcpResponder(settings, leases, tf::has, Clock.systemUTC());
@@ -242,6 +245,15 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
     s.append("bulwark_pxe_tftp_bytes_total ").append(tftp.bytes.sum()).append('\n');
     family(s, "bulwark_pxe_http_scripts_total", "counter", "iPXE scripts served.");
     s.append("bulwark_pxe_http_scripts_total ").append(http.scripts.sum()).append('\n');
+    family(
+        s,
+        "bulwark_pxe_http_reports_total",
+        "counter",
+        "Boot environment reports, by whether they were taken.");
+    Map<String, LongAdder> reports = new TreeMap<>();
+    reports.put("taken", http.reports);
+    reports.put("refused", http.refusedReports);
+    labelled(s, "bulwark_pxe_http_reports_total", "outcome", reports);
     return s.toString();
   }
 

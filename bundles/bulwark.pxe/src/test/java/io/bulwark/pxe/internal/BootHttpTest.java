@@ -2,7 +2,7 @@ package io.bulwark.pxe.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.provisioning.BootPurpose;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +25,8 @@ class BootHttpTest {
   @TempDir Path boot;
   @TempDir Path tftp;
   BootHttp http;
-  final Machines machines = new Machines();
+  final Planner planner = new Planner();
+  final BootTokens tokens = new BootTokens(Duration.ofMinutes(30), java.time.Clock.systemUTC());
   byte[] kernel;
   final HttpClient client =
       HttpClient.newBuilder()
@@ -41,15 +42,16 @@ class BootHttpTest {
     Files.write(boot.resolve(BootScripts.KERNEL), kernel);
     Files.writeString(boot.resolve(BootScripts.INITRD), "initramfs");
     Files.writeString(tftp.resolve("ipxe.efi"), "MZ efi loader");
-    machines.add("dgx-01", "52:54:00:00:00:01", MachineState.COMMISSIONING);
-    machines.add("dgx-02", "52:54:00:00:00:02", MachineState.DEPLOYED);
-    var service = machines.service();
+    planner.purposes.put("52:54:00:00:00:01", BootPurpose.COMMISSION);
+    planner.purposes.put("52:54:00:00:00:02", BootPurpose.LOCAL);
     http =
         new BootHttp(
             new InetSocketAddress("127.0.0.1", 0),
             boot,
             tftp,
-            new BootScripts("http://10.77.0.1:8088", boot, () -> service));
+            new BootScripts("http://10.77.0.1:8088", boot, () -> planner, tokens),
+            tokens,
+            () -> planner);
   }
 
   @AfterEach
@@ -121,7 +123,7 @@ class BootHttpTest {
     String unknown =
         new String(get("/ipxe/52-54-00-00-00-03.ipxe", null).body(), StandardCharsets.UTF_8);
     assertThat(unknown).contains("bulwark.mode=enlist");
-    assertThat(http.lastScript).containsEntry("52:54:00:00:00:03", BootScripts.Purpose.ENLIST);
+    assertThat(http.lastScript).containsEntry("52:54:00:00:00:03", BootPurpose.ENLIST);
     assertThat(http.scripts.sum()).isEqualTo(3);
   }
 
@@ -131,6 +133,57 @@ class BootHttpTest {
     String script =
         new String(get("/ipxe/52-54-00-00-00-01.ipxe", null).body(), StandardCharsets.UTF_8);
     assertThat(script).contains("not installed on the appliance").contains("exit");
+  }
+
+  private HttpResponse<String> post(String path, String body) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url(path)))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String token(String script) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("bulwark.token=([A-Za-z0-9_-]+)").matcher(script);
+    assertThat(m.find()).as(script).isTrue();
+    return m.group(1);
+  }
+
+  @Test
+  void aReportIsTakenOnceWithTheTokenOfItsBootAndRefusedOtherwise() throws Exception {
+    String script =
+        new String(get("/ipxe/52-54-00-00-00-01.ipxe", null).body(), StandardCharsets.UTF_8);
+    String token = token(script);
+    String query = "?token=" + token + "&mac=52:54:00:00:00:01";
+
+    HttpResponse<String> wrong = post("/report/enlist" + query, "{}");
+    assertThat(wrong.statusCode()).as("wrong purpose: " + wrong.body()).isEqualTo(403);
+    assertThat(
+            post("/report/commission?token=" + token + "&mac=52:54:00:00:00:09", "{}").statusCode())
+        .as("another MAC")
+        .isEqualTo(403);
+    assertThat(post("/report/commission?mac=52:54:00:00:00:01", "{}").statusCode()).isEqualTo(403);
+    HttpResponse<String> taken = post("/report/commission" + query, "{\"cpu\":{\"count\":2}}");
+    assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+    assertThat(taken.body()).isEqualTo("taken: commission of 52:54:00:00:00:01\n");
+    assertThat(planner.reports).hasSize(1);
+    assertThat(planner.reports.get(0).json()).isEqualTo("{\"cpu\":{\"count\":2}}");
+    HttpResponse<String> again = post("/report/commission" + query, "{}");
+    assertThat(again.statusCode()).isEqualTo(403);
+    assertThat(again.body()).contains("unknown or used");
+    // A report the planner cannot take says why, and uses the token up all the same.
+    String other =
+        token(new String(get("/ipxe/52-54-00-00-00-01.ipxe", null).body(), StandardCharsets.UTF_8));
+    HttpResponse<String> bad =
+        post("/report/commission?token=" + other + "&mac=52:54:00:00:00:01", "not json");
+    assertThat(bad.statusCode()).isEqualTo(422);
+    assertThat(bad.body()).contains("not a JSON object");
+    assertThat(planner.reports).hasSize(1);
+    // Each boot gets a token of its own.
+    assertThat(other).isNotEqualTo(token);
   }
 
   @Test

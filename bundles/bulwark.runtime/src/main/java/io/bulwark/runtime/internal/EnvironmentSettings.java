@@ -46,6 +46,15 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_REMEDIATION_SOAK_SECONDS</td><td>io.bulwark.remediation soakSeconds</td></tr>
  *   <tr><td>BULWARK_SLURM_CONF</td><td>io.bulwark.scheduler.slurm slurmConf: the slurm.conf of the cluster
  *       whose nodes remediation drains and resumes (turns the Slurm connector on)</td></tr>
+ *   <tr><td>BULWARK_PXE_ADDRESS</td><td>io.bulwark.pxe address: the appliance's address on the
+ *       provisioning network (turns the provisioning plane on; its boot root is then pxe/boot in
+ *       BULWARK_DATA_DIR)</td></tr>
+ *   <tr><td>BULWARK_PXE_INTERFACE</td><td>io.bulwark.pxe interfaceName: the provisioning
+ *       interface DHCP listens on alone</td></tr>
+ *   <tr><td>BULWARK_PXE_MODE</td><td>io.bulwark.pxe mode: server or proxy</td></tr>
+ *   <tr><td>BULWARK_PXE_SUBNET</td><td>io.bulwark.pxe subnet, e.g. 10.40.0.0/22</td></tr>
+ *   <tr><td>BULWARK_PXE_RANGE</td><td>io.bulwark.pxe rangeStart and rangeEnd, as first-last</td></tr>
+ *   <tr><td>BULWARK_PXE_HTTP_PORT</td><td>io.bulwark.pxe httpPort</td></tr>
  *   <tr><td>BULWARK_AUDIT_MAX_BYTES</td><td>io.bulwark.audit maxBytes: bytes, or with K, M, G or T
  *       (binary) after the number</td></tr>
  * </table>
@@ -64,13 +73,14 @@ final class EnvironmentSettings {
   static final String FILES_PID = PrivateFiles.PID;
   static final String REMEDIATION_PID = "io.bulwark.remediation";
   static final String SLURM_PID = "io.bulwark.scheduler.slurm";
+  static final String PXE_PID = "io.bulwark.pxe";
 
   /**
    * The configurations the environment creates when no configuration resource holds them (the
    * others it only overrides): components that are off, or at their defaults, until told.
    */
   static final java.util.Set<String> CREATED =
-      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID);
+      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID, PXE_PID);
 
   /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
   static final int MAX_SIM_NODES = 4096;
@@ -259,6 +269,7 @@ final class EnvironmentSettings {
       }
       put(o, SLURM_PID, "slurmConf", conf.toString());
     }
+    pxe(env, o);
     String fileSd = value(env, "BULWARK_FILE_SD");
     if (fileSd != null) {
       Path file = path("BULWARK_FILE_SD", fileSd);
@@ -272,6 +283,93 @@ final class EnvironmentSettings {
       put(o, SIM_PID, "enabled", Boolean.FALSE);
     }
     return new EnvironmentSettings(o);
+  }
+
+  private static final Pattern IPV4 =
+      Pattern.compile(
+          "((25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])");
+
+  private static void pxe(Map<String, String> env, Map<String, Map<String, Object>> o) {
+    String address = value(env, "BULWARK_PXE_ADDRESS");
+    String[] others = {
+      "BULWARK_PXE_INTERFACE",
+      "BULWARK_PXE_MODE",
+      "BULWARK_PXE_SUBNET",
+      "BULWARK_PXE_RANGE",
+      "BULWARK_PXE_HTTP_PORT"
+    };
+    if (address == null) {
+      for (String name : others) {
+        if (env.get(name) != null) {
+          throw new InvalidSettingException(
+              name, env.get(name), "it needs BULWARK_PXE_ADDRESS, which turns the plane on");
+        }
+      }
+      return;
+    }
+    if (!IPV4.matcher(address).matches()) {
+      throw new InvalidSettingException(
+          "BULWARK_PXE_ADDRESS",
+          address,
+          "expected the appliance's IPv4 address on the provisioning network");
+    }
+    put(o, PXE_PID, "address", address);
+    String dataDir = env.get("BULWARK_DATA_DIR");
+    if (dataDir != null && !dataDir.isBlank()) {
+      put(
+          o,
+          PXE_PID,
+          "bootRoot",
+          Path.of(dataDir.trim()).resolve("pxe").resolve("boot").toString());
+    }
+    String ifname = value(env, "BULWARK_PXE_INTERFACE");
+    if (ifname != null) {
+      if (!ifname.matches("[A-Za-z0-9_.:-]{1,15}")) {
+        throw new InvalidSettingException(
+            "BULWARK_PXE_INTERFACE",
+            ifname,
+            "expected an interface name of 1-15 characters, e.g. eno2");
+      }
+      put(o, PXE_PID, "interfaceName", ifname);
+    }
+    String mode = value(env, "BULWARK_PXE_MODE");
+    if (mode != null) {
+      if (!mode.equals("server") && !mode.equals("proxy")) {
+        throw new InvalidSettingException("BULWARK_PXE_MODE", mode, "expected server or proxy");
+      }
+      put(o, PXE_PID, "mode", mode);
+    }
+    String subnet = value(env, "BULWARK_PXE_SUBNET");
+    if (subnet != null) {
+      String[] cidr = subnet.split("/");
+      if (cidr.length != 2
+          || !IPV4.matcher(cidr[0]).matches()
+          || !cidr[1].matches("[0-9]{1,2}")
+          || Integer.parseInt(cidr[1]) < 8
+          || Integer.parseInt(cidr[1]) > 30) {
+        throw new InvalidSettingException(
+            "BULWARK_PXE_SUBNET",
+            subnet,
+            "expected address/prefix with a prefix of 8-30, e.g. 10.40.0.0/22");
+      }
+      put(o, PXE_PID, "subnet", subnet);
+    }
+    String range = value(env, "BULWARK_PXE_RANGE");
+    if (range != null) {
+      String[] ends = range.split("-");
+      if (ends.length != 2
+          || !IPV4.matcher(ends[0].trim()).matches()
+          || !IPV4.matcher(ends[1].trim()).matches()) {
+        throw new InvalidSettingException(
+            "BULWARK_PXE_RANGE", range, "expected first-last, e.g. 10.40.0.100-10.40.1.250");
+      }
+      put(o, PXE_PID, "rangeStart", ends[0].trim());
+      put(o, PXE_PID, "rangeEnd", ends[1].trim());
+    }
+    String httpPort = value(env, "BULWARK_PXE_HTTP_PORT");
+    if (httpPort != null) {
+      put(o, PXE_PID, "httpPort", port("BULWARK_PXE_HTTP_PORT", httpPort));
+    }
   }
 
   /** Returns the properties to override for the configuration {@code pid}; empty if none. */

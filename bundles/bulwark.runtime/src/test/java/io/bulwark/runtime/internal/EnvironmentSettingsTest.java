@@ -46,6 +46,43 @@ class EnvironmentSettingsTest {
   }
 
   @Test
+  void theProvisioningPlaneIsOnlyConfiguredWhenItsAddressIsGiven() {
+    assertThat(
+            EnvironmentSettings.from(Map.of("BULWARK_DATA_DIR", dir.toString()))
+                .overridesFor("io.bulwark.pxe"))
+        .isEmpty();
+    EnvironmentSettings s =
+        EnvironmentSettings.from(
+            Map.of(
+                "BULWARK_DATA_DIR", dir.toString(),
+                "BULWARK_PXE_ADDRESS", "10.40.0.1",
+                "BULWARK_PXE_INTERFACE", "eno2",
+                "BULWARK_PXE_SUBNET", "10.40.0.0/22",
+                "BULWARK_PXE_RANGE", "10.40.0.100-10.40.1.250",
+                "BULWARK_PXE_HTTP_PORT", "5248"));
+    assertThat(s.overridesFor("io.bulwark.pxe"))
+        .containsEntry("address", "10.40.0.1")
+        .containsEntry("interfaceName", "eno2")
+        .containsEntry("subnet", "10.40.0.0/22")
+        .containsEntry("rangeStart", "10.40.0.100")
+        .containsEntry("rangeEnd", "10.40.1.250")
+        .containsEntry("httpPort", 5248)
+        .containsEntry("bootRoot", dir.resolve("pxe/boot").toString());
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_PXE_SUBNET", "10.40.0.0/22")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("BULWARK_PXE_ADDRESS");
+    assertThatThrownBy(
+            () ->
+                EnvironmentSettings.from(
+                    Map.of("BULWARK_PXE_ADDRESS", "10.40.0.1", "BULWARK_PXE_RANGE", "10.40.0.100")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("first-last");
+    assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_PXE_ADDRESS", "eno2")))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("IPv4");
+  }
+
+  @Test
   void portsAreParsed() {
     EnvironmentSettings s =
         EnvironmentSettings.from(

@@ -1,0 +1,30 @@
+package io.bulwark.api.provisioning;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Decides what booting machines do and takes what their boot environment reports. Registered as an
+ * OSGi service by the provisioning area; the provisioning plane calls it for every iPXE script and
+ * every report (on worker threads: it may read and write the store).
+ *
+ * @since 1.0
+ */
+@ConsumerType
+public interface BootPlanner {
+
+  /**
+   * Returns what the machine with hardware address {@code mac} (lower case, colons) boots for now:
+   * {@link BootPurpose#ENLIST} for a MAC no machine has, {@link BootPurpose#LOCAL} for a machine
+   * with nothing to do over the network.
+   */
+  BootPurpose purpose(String mac);
+
+  /**
+   * Takes a report whose one-time token the plane has checked, and returns a line of text for the
+   * boot environment's log.
+   *
+   * @throws IllegalArgumentException if the report cannot be taken (malformed, from a machine in
+   *     another state); the message says why, and the boot environment shows it
+   */
+  String report(BootReport report);
+}

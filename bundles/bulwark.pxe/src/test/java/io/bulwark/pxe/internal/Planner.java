@@ -1,0 +1,29 @@
+package io.bulwark.pxe.internal;
+
+import io.bulwark.api.provisioning.BootPlanner;
+import io.bulwark.api.provisioning.BootPurpose;
+import io.bulwark.api.provisioning.BootReport;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A planner for the plane's tests: purposes set by MAC (enlist for the others), reports kept. */
+final class Planner implements BootPlanner {
+  final Map<String, BootPurpose> purposes = new ConcurrentHashMap<>();
+  final List<BootReport> reports = new CopyOnWriteArrayList<>();
+
+  @Override
+  public BootPurpose purpose(String mac) {
+    return purposes.getOrDefault(mac, BootPurpose.ENLIST);
+  }
+
+  @Override
+  public String report(BootReport report) {
+    if (!report.json().startsWith("{")) {
+      throw new IllegalArgumentException("the report is not a JSON object");
+    }
+    reports.add(report);
+    return "taken: " + report.purpose().mode() + " of " + report.mac();
+  }
+}
