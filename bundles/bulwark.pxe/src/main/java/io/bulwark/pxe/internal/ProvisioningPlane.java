@@ -58,7 +58,8 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
   public ProvisioningPlane(@Reference RecordStore store, PxeConfig config) throws IOException {
     settings = settings(config);
     InetAddress address = InetAddress.getByName(config.address());
-    Path tftpRoot = Path.of(config.tftpRoot());
+    Path tftpRoot = Path.of(config.tftpRoot()).toAbsolutePath();
+    Loaders.install(Path.of(config.loaders()), tftpRoot);
     Path bootRoot = Path.of(config.bootRoot()).toAbsolutePath();
     TftpServer t = null;
     BootHttp h = null;

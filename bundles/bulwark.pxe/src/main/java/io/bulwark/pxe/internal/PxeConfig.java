@@ -80,8 +80,15 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
   @AttributeDefinition(
       description =
-          "The TFTP root: Debian's ipxe package puts undionly.kpxe and ipxe.efi in /usr/lib/ipxe.")
-  String tftpRoot() default "/usr/lib/ipxe";
+          "The TFTP root, served read-only; links are not followed. The iPXE loaders are copied"
+              + " into it at start from the folder below.")
+  String tftpRoot() default "data/pxe/tftp";
+
+  @AttributeDefinition(
+      description =
+          "Where the iPXE loaders come from: Debian's ipxe package puts undionly.kpxe and snponly.efi"
+              + " in /usr/lib/ipxe, and ipxe.efi in /boot, linked from there.")
+  String loaders() default "/usr/lib/ipxe";
 
   @AttributeDefinition(description = "HTTP boot port.", min = "1", max = "65535")
   int httpPort() default 8088;

@@ -119,7 +119,7 @@ final class TftpServer implements AutoCloseable {
   boolean has(String name) {
     try {
       return resolve(name) != null;
-    } catch (IOException e) {
+    } catch (IOException | SecurityException e) {
       return false;
     }
   }

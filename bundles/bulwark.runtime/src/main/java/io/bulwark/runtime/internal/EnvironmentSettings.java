@@ -47,8 +47,8 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_SLURM_CONF</td><td>io.bulwark.scheduler.slurm slurmConf: the slurm.conf of the cluster
  *       whose nodes remediation drains and resumes (turns the Slurm connector on)</td></tr>
  *   <tr><td>BULWARK_PXE_ADDRESS</td><td>io.bulwark.pxe address: the appliance's address on the
- *       provisioning network (turns the provisioning plane on; its boot root is then pxe/boot in
- *       BULWARK_DATA_DIR)</td></tr>
+ *       provisioning network (turns the provisioning plane on; its boot and TFTP roots are then
+ *       pxe/boot and pxe/tftp in BULWARK_DATA_DIR)</td></tr>
  *   <tr><td>BULWARK_PXE_INTERFACE</td><td>io.bulwark.pxe interfaceName: the provisioning
  *       interface DHCP listens on alone</td></tr>
  *   <tr><td>BULWARK_PXE_MODE</td><td>io.bulwark.pxe mode: server or proxy</td></tr>
@@ -316,11 +316,9 @@ final class EnvironmentSettings {
     put(o, PXE_PID, "address", address);
     String dataDir = env.get("BULWARK_DATA_DIR");
     if (dataDir != null && !dataDir.isBlank()) {
-      put(
-          o,
-          PXE_PID,
-          "bootRoot",
-          Path.of(dataDir.trim()).resolve("pxe").resolve("boot").toString());
+      Path pxe = Path.of(dataDir.trim()).resolve("pxe");
+      put(o, PXE_PID, "bootRoot", pxe.resolve("boot").toString());
+      put(o, PXE_PID, "tftpRoot", pxe.resolve("tftp").toString());
     }
     String ifname = value(env, "BULWARK_PXE_INTERFACE");
     if (ifname != null) {

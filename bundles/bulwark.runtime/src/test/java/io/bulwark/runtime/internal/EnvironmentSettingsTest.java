@@ -67,7 +67,8 @@ class EnvironmentSettingsTest {
         .containsEntry("rangeStart", "10.40.0.100")
         .containsEntry("rangeEnd", "10.40.1.250")
         .containsEntry("httpPort", 5248)
-        .containsEntry("bootRoot", dir.resolve("pxe/boot").toString());
+        .containsEntry("bootRoot", dir.resolve("pxe/boot").toString())
+        .containsEntry("tftpRoot", dir.resolve("pxe/tftp").toString());
     assertThatThrownBy(() -> EnvironmentSettings.from(Map.of("BULWARK_PXE_SUBNET", "10.40.0.0/22")))
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("BULWARK_PXE_ADDRESS");

@@ -1,0 +1,341 @@
+package io.bulwark.e2e;
+
+import static io.bulwark.e2e.Runs.get;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Machines that PXE-boot from the appliance, end to end: a network namespace holds a bridge with a
+ * tap per QEMU machine and one end of a veth pair whose other end is the appliance's provisioning
+ * interface. A BIOS machine (SeaBIOS with Debian's iPXE ROM on an e1000) and a UEFI machine (OVMF
+ * on a virtio NIC without option ROM, whose own PXE client fetches ipxe.efi over the appliance's
+ * TFTP) get leases from its DHCP server, chain to iPXE, fetch their scripts over HTTP boot, boot
+ * the boot environment (Debian's kernel, the project's BusyBox initramfs), and report: each appears
+ * as a New machine whose inventory matches what QEMU gave it. The BIOS machine is then
+ * commissioned: it boots again, runs the hardware tests and becomes Ready with their results. QEMU
+ * runs with TCG (no KVM here); root is needed for the namespace and the DHCP and TFTP ports, as on
+ * the appliance.
+ */
+class PxeBootIT {
+  private static final String NS = "bwk-pxe";
+  private static final String HOST_IF = "bhpxe";
+  private static final String PEER_IF = "bcpxe";
+  private static final Path BOOTENV = Path.of("../bootenv/target/bootenv");
+  private static final Path OVMF_CODE = Path.of("/usr/share/OVMF/OVMF_CODE_4M.fd");
+  private static final Path OVMF_VARS = Path.of("/usr/share/OVMF/OVMF_VARS_4M.fd");
+
+  private final List<Process> vms = new ArrayList<>();
+  private Path work;
+
+  @BeforeEach
+  void network() throws Exception {
+    assumeThat(root()).as("root, for the network namespace and the DHCP and TFTP ports").isTrue();
+    assertThat(BOOTENV.resolve("vmlinuz"))
+        .as("the boot environment (appliance-image/bootenv)")
+        .exists();
+    cleanUp();
+    sh("ip netns add " + NS);
+    sh("ip link add " + HOST_IF + " type veth peer name " + PEER_IF);
+    sh("ip link set " + PEER_IF + " netns " + NS);
+    sh("ip addr add 10.79.0.1/24 dev " + HOST_IF + " && ip link set " + HOST_IF + " up");
+    String in = "ip netns exec " + NS + " ";
+    sh(in + "ip link set lo up");
+    sh(in + "ip link add br0 type bridge && " + in + "ip link set br0 up");
+    sh(in + "ip link set " + PEER_IF + " master br0 && " + in + "ip link set " + PEER_IF + " up");
+    for (String tap : List.of("tap0", "tap1")) {
+      sh(in + "ip tuntap add dev " + tap + " mode tap");
+      sh(in + "ip link set " + tap + " master br0 && " + in + "ip link set " + tap + " up");
+    }
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process vm : vms) {
+      vm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    if (root()) {
+      cleanUp();
+    }
+  }
+
+  private static void cleanUp() throws Exception {
+    new ProcessBuilder("sh", "-c", "ip netns del " + NS + "; ip link del " + HOST_IF)
+        .redirectErrorStream(true)
+        .start()
+        .waitFor(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void biosAndUefiMachinesEnlistOverPxeAndTheBiosOneIsCommissionedToReady() throws Exception {
+    work = RunningAppliance.workDir("pxe-boot");
+    Path env = work.resolve("data/pxe/boot/env");
+    Files.createDirectories(
+        env, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.copy(
+        BOOTENV.resolve("vmlinuz"), env.resolve("vmlinuz"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        BOOTENV.resolve("initrd.img"),
+        env.resolve("initrd.img"),
+        StandardCopyOption.REPLACE_EXISTING);
+    Map<String, String> settings = new HashMap<>();
+    settings.put("BULWARK_SIM_NODES", "8");
+    settings.put("BULWARK_SIM_SCENARIO", "none");
+    settings.put("BULWARK_PXE_ADDRESS", "10.79.0.1");
+    settings.put("BULWARK_PXE_INTERFACE", HOST_IF);
+    settings.put("BULWARK_PXE_SUBNET", "10.79.0.0/24");
+    settings.put("BULWARK_PXE_RANGE", "10.79.0.100-10.79.0.150");
+    settings.put("BULWARK_PXE_HTTP_PORT", Integer.toString(RunningAppliance.freePort()));
+    try (RunningAppliance bulwark = RunningAppliance.demo(work, settings)) {
+      bulwark.awaitUp(Duration.ofSeconds(90));
+      bulwark.login();
+      assertThat(bulwark.console()).contains("Provisioning plane up");
+
+      Path biosDisk = disk("bios.img", 64);
+      Process bios = bios(biosDisk, "vm-bios-1.log");
+      Process uefi = uefi(disk("uefi.img", 96), "vm-uefi-1.log");
+
+      JsonObject biosMachine =
+          awaitMachine(bulwark, "m-525400b10501", "new", bios, "vm-bios-1.log", 420);
+      assertThat(biosMachine.getJsonArray("macs").getList()).contains("52:54:00:b1:05:01");
+      JsonObject hw = get(bulwark, "/api/v1/machines/m-525400b10501/hardware");
+      JsonObject inv = hw.getJsonObject("inventory");
+      assertThat(hw.getString("reportedBy")).isEqualTo("enlist");
+      assertThat(inv.getJsonObject("cpu").getInteger("count")).isEqualTo(2);
+      // QEMU's -m 512: the kernel reports what is left after its own reservations.
+      assertThat(inv.getLong("memoryBytes")).isBetween(400L << 20, 512L << 20);
+      assertThat(disk(inv, "vda").getLong("bytes")).isEqualTo(64L << 20);
+      assertThat(nic(inv, "52:54:00:b1:05:01").getString("driver")).isEqualTo("e1000");
+      assertThat(inv.getInteger("nvidiaGpus")).isZero();
+      assertThat(inv.getJsonObject("system").getString("vendor")).isEqualTo("QEMU");
+
+      JsonObject uefiMachine =
+          awaitMachine(bulwark, "m-525400b10502", "new", uefi, "vm-uefi-1.log", 600);
+      assertThat(uefiMachine.getJsonArray("macs").getList()).contains("52:54:00:b1:05:02");
+      JsonObject uefiInv =
+          get(bulwark, "/api/v1/machines/m-525400b10502/hardware").getJsonObject("inventory");
+      assertThat(uefiInv.getJsonObject("cpu").getInteger("count")).isEqualTo(1);
+      assertThat(disk(uefiInv, "vda").getLong("bytes")).isEqualTo(96L << 20);
+      assertThat(nic(uefiInv, "52:54:00:b1:05:02").getString("driver")).isEqualTo("virtio_net");
+      assertThat(Files.readString(work.resolve("vm-uefi-1.log"), StandardCharsets.ISO_8859_1))
+          .as("the UEFI machine's firmware PXE-booted iPXE")
+          .contains("iPXE");
+      String metrics = bulwark.get("/metrics").body();
+      assertThat(metrics).contains("bulwark_pxe_tftp_transfers_total{outcome=\"completed\"}");
+      assertThat(metric(metrics, "bulwark_pxe_tftp_transfers_total{outcome=\"completed\"}"))
+          .isPositive();
+      assertThat(metric(metrics, "bulwark_pxe_http_reports_total{outcome=\"taken\"}")).isEqualTo(2);
+
+      // Both machines powered themselves off after enlisting.
+      assertThat(bios.waitFor(60, TimeUnit.SECONDS)).as("the BIOS machine powered off").isTrue();
+
+      HttpResponse<String> commission =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/machines/m-525400b10501/commission",
+              new JsonObject().put("reason", "first commissioning").encode());
+      assertThat(commission.statusCode()).as(commission.body()).isBetween(200, 202);
+      Process again = bios(biosDisk, "vm-bios-2.log");
+      JsonObject ready =
+          awaitMachine(bulwark, "m-525400b10501", "ready", again, "vm-bios-2.log", 420);
+      assertThat(ready.getString("state")).isEqualTo("ready");
+      JsonObject commissioned = get(bulwark, "/api/v1/machines/m-525400b10501/hardware");
+      assertThat(commissioned.getString("reportedBy")).isEqualTo("commission");
+      assertThat(commissioned.getBoolean("passed")).isTrue();
+      JsonArray tests = commissioned.getJsonArray("tests");
+      assertThat(tests.stream().map(t -> ((JsonObject) t).getString("name")))
+          .containsExactlyInAnyOrder("disk-read", "gpu", "memory", "network");
+      for (Object t : tests) {
+        JsonObject test = (JsonObject) t;
+        assertThat(test.getInteger("exitStatus")).as(test.encodePrettily()).isZero();
+      }
+      assertThat(test(tests, "gpu").getString("output")).contains("no NVIDIA GPU");
+      assertThat(test(tests, "disk-read").getString("output")).contains("vda: 64 MiB read");
+    }
+  }
+
+  private Path disk(String name, int mib) throws IOException {
+    Path d = work.resolve(name);
+    try (var f = new java.io.RandomAccessFile(d.toFile(), "rw")) {
+      f.setLength((long) mib << 20);
+    }
+    return d;
+  }
+
+  private Process bios(Path disk, String log) throws IOException {
+    return qemu(
+        log,
+        List.of(
+            "-smp",
+            "2",
+            "-m",
+            "512",
+            "-netdev",
+            "tap,id=n0,ifname=tap0,script=no,downscript=no",
+            "-device",
+            "e1000,netdev=n0,mac=52:54:00:b1:05:01",
+            "-drive",
+            "file=" + disk + ",if=virtio,format=raw",
+            "-boot",
+            "n"));
+  }
+
+  private Process uefi(Path disk, String log) throws IOException {
+    Path vars = work.resolve("uefi-vars.fd");
+    Files.copy(OVMF_VARS, vars, StandardCopyOption.REPLACE_EXISTING);
+    return qemu(
+        log,
+        List.of(
+            "-smp",
+            "1",
+            "-m",
+            "512",
+            "-machine",
+            "q35",
+            "-drive",
+            "if=pflash,format=raw,unit=0,readonly=on,file=" + OVMF_CODE,
+            "-drive",
+            "if=pflash,format=raw,unit=1,file=" + vars,
+            "-netdev",
+            "tap,id=n1,ifname=tap1,script=no,downscript=no",
+            // No option ROM: OVMF's own virtio-net driver and PXE client boot, as a server's
+            // firmware does, and fetch ipxe.efi over TFTP.
+            "-device",
+            "virtio-net-pci,netdev=n1,mac=52:54:00:b1:05:02,bootindex=1,romfile=",
+            "-drive",
+            "file=" + disk + ",if=virtio,format=raw"));
+  }
+
+  private Process qemu(String log, List<String> machine) throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "ip",
+                "netns",
+                "exec",
+                NS,
+                "qemu-system-x86_64",
+                "-accel",
+                "tcg",
+                "-display",
+                "none",
+                "-monitor",
+                "none",
+                "-no-reboot",
+                "-serial",
+                "file:" + work.resolve(log)));
+    command.addAll(machine);
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve(log + ".qemu").toFile())
+            .start();
+    vms.add(p);
+    return p;
+  }
+
+  private JsonObject awaitMachine(
+      RunningAppliance bulwark, String id, String state, Process vm, String log, int seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> r = bulwark.get("/api/v1/machines/" + id);
+      if (r.statusCode() == 200 && state.equals(new JsonObject(r.body()).getString("state"))) {
+        return new JsonObject(r.body());
+      }
+      if (!vm.isAlive() && r.statusCode() != 200) {
+        break;
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError(
+        id
+            + " did not become "
+            + state
+            + " within "
+            + seconds
+            + " s. Serial console:\n"
+            + tail(work.resolve(log))
+            + "\nQEMU:\n"
+            + tail(work.resolve(log + ".qemu"))
+            + "\nAppliance:\n"
+            + bulwark.console());
+  }
+
+  private static String tail(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return "(none)";
+    }
+    String s = Files.readString(file, StandardCharsets.ISO_8859_1);
+    return s.length() > 6000 ? s.substring(s.length() - 6000) : s;
+  }
+
+  private static JsonObject disk(JsonObject inv, String name) {
+    return inv.getJsonArray("disks").stream()
+        .map(JsonObject.class::cast)
+        .filter(d -> name.equals(d.getString("name")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no disk " + name + " in " + inv.encodePrettily()));
+  }
+
+  private static JsonObject nic(JsonObject inv, String mac) {
+    return inv.getJsonArray("nics").stream()
+        .map(JsonObject.class::cast)
+        .filter(d -> mac.equals(d.getString("mac")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no NIC " + mac + " in " + inv.encodePrettily()));
+  }
+
+  private static JsonObject test(JsonArray tests, String name) {
+    return tests.stream()
+        .map(JsonObject.class::cast)
+        .filter(t -> name.equals(t.getString("name")))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static double metric(String page, String series) {
+    for (String line : page.split("\n")) {
+      if (line.startsWith(series + " ")) {
+        return Double.parseDouble(line.substring(series.length() + 1).trim());
+      }
+    }
+    throw new AssertionError("no " + series + " on /metrics");
+  }
+
+  private static boolean root() {
+    try {
+      Process p = new ProcessBuilder("id", "-u").start();
+      return new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+          .strip()
+          .equals("0");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void sh(String command) throws Exception {
+    Process p = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(command + ": " + out).isZero();
+  }
+}

@@ -1,0 +1,211 @@
+package io.bulwark.provisioning.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.bulwark.api.machine.Machine;
+import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineService;
+import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.machine.NewMachine;
+import io.bulwark.api.machine.PowerState;
+import io.bulwark.api.provisioning.BootPurpose;
+import io.bulwark.api.provisioning.BootReport;
+import io.bulwark.store.internal.MapDbRecordStore;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Enlistment and commissioning on the real store. The machines are a map behind the machines
+ * service's interface (its registry's configuration type is private to its bundle): add, list,
+ * complete and fail as the registry does them for these states; the whole path through the real
+ * registry runs in the PXE end-to-end test.
+ */
+class ProvisioningTest {
+  static final String MAC = "52:54:00:b1:05:01";
+  @TempDir Path dir;
+  MapDbRecordStore store;
+  final Map<MachineId, Machine> machines = new ConcurrentHashMap<>();
+  Provisioning provisioning;
+
+  @BeforeEach
+  void start() {
+    store = MapDbRecordStore.inFolder(dir);
+    provisioning = new Provisioning(service(), store);
+  }
+
+  @AfterEach
+  void stop() {
+    store.close();
+  }
+
+  private MachineService service() {
+    return (MachineService)
+        Proxy.newProxyInstance(
+            MachineService.class.getClassLoader(),
+            new Class<?>[] {MachineService.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "machines" -> List.copyOf(machines.values());
+                  case "add" -> {
+                    NewMachine n = (NewMachine) args[0];
+                    Machine m = machine(n.id(), n.macs(), MachineState.NEW);
+                    machines.put(n.id(), m);
+                    yield m;
+                  }
+                  case "complete" ->
+                      move((MachineId) args[0], MachineState.READY, (String) args[1]);
+                  case "fail" ->
+                      move(
+                          (MachineId) args[0], MachineState.FAILED_COMMISSIONING, (String) args[1]);
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
+  }
+
+  private Machine move(MachineId id, MachineState to, String reason) {
+    Machine m = machines.get(id).withState(to, reason, Instant.now(), null, null);
+    machines.put(id, m);
+    return m;
+  }
+
+  private static Machine machine(MachineId id, List<String> macs, MachineState state) {
+    Instant t = Instant.parse("2026-12-03T08:00:00Z");
+    return new Machine(
+        id,
+        id.value(),
+        macs,
+        null,
+        "",
+        "",
+        java.util.Set.of(),
+        state,
+        "",
+        t,
+        null,
+        null,
+        "",
+        false,
+        null,
+        PowerState.UNKNOWN,
+        "",
+        "",
+        "",
+        t);
+  }
+
+  static JsonObject inventory(String mac) {
+    return new JsonObject()
+        .put("mac", mac)
+        .put("cpu", new JsonObject().put("count", 2).put("model", "QEMU Virtual CPU version 2.5+"))
+        .put("memoryBytes", 480L << 20)
+        .put("system", new JsonObject().put("vendor", "QEMU"))
+        .put(
+            "disks",
+            new JsonArray().add(new JsonObject().put("name", "vda").put("bytes", 64L << 20)))
+        .put(
+            "nics",
+            new JsonArray()
+                .add(new JsonObject().put("name", "eth0").put("mac", mac).put("driver", "e1000"))
+                .add(new JsonObject().put("name", "eth1").put("mac", "52:54:00:b1:05:99")))
+        .put("pci", new JsonArray())
+        .put("nvidiaGpus", 0);
+  }
+
+  private static BootReport report(BootPurpose purpose, String json) {
+    return new BootReport(MAC, purpose, json, "/10.79.0.100:40000", Instant.now());
+  }
+
+  @Test
+  void anUnknownMacEnlistsAsANewMachineWithItsInventoryAndEveryMac() {
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.ENLIST);
+
+    String answer = provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+
+    assertThat(answer).isEqualTo("enlisted as m-525400b10501 (New)");
+    Machine m = machines.get(MachineId.of("m-525400b10501"));
+    assertThat(m.state()).isEqualTo(MachineState.NEW);
+    assertThat(m.macs()).containsExactly(MAC, "52:54:00:b1:05:99");
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.LOCAL);
+    HardwareRecord hw = provisioning.hardware(m.id()).orElseThrow();
+    assertThat(new JsonObject(hw.inventory()).getJsonObject("cpu").getInteger("count"))
+        .isEqualTo(2);
+    assertThat(hw.purpose()).isEqualTo("enlist");
+    assertThatThrownBy(
+            () -> provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode())))
+        .hasMessageContaining("not enlisted twice");
+  }
+
+  @Test
+  void inventoriesThatDoNotHoldTogetherAreRefused() {
+    assertThatThrownBy(() -> provisioning.report(report(BootPurpose.ENLIST, "[1,2]")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a JSON object");
+    assertThatThrownBy(
+            () ->
+                provisioning.report(
+                    report(BootPurpose.ENLIST, inventory("52:54:00:00:00:01").encode())))
+        .hasMessageContaining("do not include " + MAC);
+    JsonObject noCpu = inventory(MAC);
+    noCpu.remove("cpu");
+    assertThatThrownBy(() -> provisioning.report(report(BootPurpose.ENLIST, noCpu.encode())))
+        .hasMessageContaining("no CPU count");
+    JsonObject wrongType = inventory(MAC).put("memoryBytes", "lots");
+    assertThatThrownBy(() -> provisioning.report(report(BootPurpose.ENLIST, wrongType.encode())))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(machines).isEmpty();
+  }
+
+  private static JsonObject test(String name, int status, String output) {
+    return new JsonObject().put("name", name).put("exitStatus", status).put("output", output);
+  }
+
+  @Test
+  void commissioningEndsReadyWhenEveryTestPassesAndFailedWithTheFailingTestOtherwise() {
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    move(id, MachineState.COMMISSIONING, "commission");
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.COMMISSION);
+
+    JsonObject passing =
+        new JsonObject()
+            .put("inventory", inventory(MAC))
+            .put(
+                "results",
+                new JsonArray()
+                    .add(test("memory", 0, "ok"))
+                    .add(test("disk-read", 0, "vda: fine")));
+    assertThat(provisioning.report(report(BootPurpose.COMMISSION, passing.encode())))
+        .contains("m-525400b10501 is Ready");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.READY);
+    assertThat(provisioning.hardware(id).orElseThrow().passed()).isTrue();
+
+    move(id, MachineState.COMMISSIONING, "again");
+    JsonObject failing =
+        new JsonObject()
+            .put("inventory", inventory(MAC))
+            .put(
+                "results",
+                new JsonArray()
+                    .add(test("memory", 0, "ok"))
+                    .add(test("disk-read", 1, "dd started\nvda: read failed: I/O error")));
+    String answer = provisioning.report(report(BootPurpose.COMMISSION, failing.encode()));
+    assertThat(answer).contains("disk-read (exit 1)").contains("vda: read failed: I/O error");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.FAILED_COMMISSIONING);
+    assertThat(machines.get(id).stateReason()).contains("disk-read");
+    assertThat(provisioning.hardware(id).orElseThrow().passed()).isFalse();
+
+    // A report for a machine that is not commissioning is refused.
+    assertThatThrownBy(() -> provisioning.report(report(BootPurpose.COMMISSION, passing.encode())))
+        .hasMessageContaining("not Commissioning");
+  }
+}
