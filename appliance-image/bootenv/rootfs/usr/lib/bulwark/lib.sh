@@ -68,3 +68,4 @@ halt_here() {
 
 . /usr/lib/bulwark/inventory.sh
 . /usr/lib/bulwark/tests.sh
+. /usr/lib/bulwark/disks.sh

@@ -20,6 +20,17 @@ case "$BW_MODE" in
     { printf '{"inventory":'; cat /tmp/inventory.json; printf ',"results":'; cat /tmp/results.json; printf '}'; } > /tmp/report.json
     report "$BW_MODE" /tmp/report.json || halt_here
     ;;
+  deploy)
+    deploy > /tmp/report.json || { report deploy /tmp/report.json; halt_here; }
+    report deploy /tmp/report.json || halt_here
+    log "deployed; restarting to boot from the disk"
+    sync
+    reboot -f
+    ;;
+  erase)
+    erase > /tmp/report.json
+    report erase /tmp/report.json || halt_here
+    ;;
   rescue)
     log "rescue mode: a root shell on the console; the appliance ends rescue mode"
     exec setsid cttyhack sh

@@ -169,6 +169,66 @@ class PxeBootIT {
       }
       assertThat(test(tests, "gpu").getString("output")).contains("no NVIDIA GPU");
       assertThat(test(tests, "disk-read").getString("output")).contains("vda: 64 MiB read");
+      assertThat(again.waitFor(60, TimeUnit.SECONDS))
+          .as("powered off after commissioning")
+          .isTrue();
+
+      // Deployment: an image signed as an admin signs one (openssl, P-384, SHA-384), written to
+      // the disk and checked there; the machine then boots it from the disk.
+      Path images = work.resolve("data/pxe/boot/images");
+      Path keys = work.resolve("data/keys");
+      Files.createDirectories(images);
+      Files.createDirectories(keys);
+      Files.write(images.resolve("tiny-os.img"), bootableImage(4 << 20));
+      sh("openssl ecparam -name secp384r1 -genkey -noout -out " + work.resolve("signing.pem"));
+      sh(
+          "openssl ec -in "
+              + work.resolve("signing.pem")
+              + " -pubout -out "
+              + keys.resolve("site.pem"));
+      sh(
+          "openssl dgst -sha384 -sign "
+              + work.resolve("signing.pem")
+              + " -out "
+              + images.resolve("tiny-os.img.sig")
+              + " "
+              + images.resolve("tiny-os.img"));
+      JsonObject image = get(bulwark, "/api/v1/images").getJsonArray("images").getJsonObject(0);
+      assertThat(image.getBoolean("deployable")).as(image.encodePrettily()).isTrue();
+      HttpResponse<String> deploy =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/deploy",
+              new JsonObject()
+                  .put("image", "tiny-os")
+                  .put("userData", "#cloud-config\nhostname: tiny\n")
+                  .encode());
+      assertThat(deploy.statusCode()).as(deploy.body()).isEqualTo(200);
+      Process deploying = bios(biosDisk, "vm-bios-3.log", "nc");
+      awaitMachine(bulwark, "m-525400b10501", "deployed", deploying, "vm-bios-3.log", 420);
+      assertThat(deploying.waitFor(60, TimeUnit.SECONDS)).as("restarted after deploying").isTrue();
+      byte[] written = Files.readAllBytes(biosDisk);
+      assertThat(java.util.Arrays.copyOf(written, 4 << 20)).isEqualTo(bootableImage(4 << 20));
+      Process fromDisk = bios(biosDisk, "vm-bios-4.log", "nc");
+      awaitSerial("vm-bios-4.log", "BULWARK-DEPLOYED-IMAGE", 180);
+      fromDisk.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+
+      // Release with a secure erase: every byte of the disk is zero afterwards.
+      HttpResponse<String> release =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/release",
+              new JsonObject().put("erase", "secure").encode());
+      assertThat(release.statusCode()).as(release.body()).isEqualTo(200);
+      Process erasing = bios(biosDisk, "vm-bios-5.log", "n");
+      awaitMachine(bulwark, "m-525400b10501", "ready", erasing, "vm-bios-5.log", 420);
+      assertThat(erasing.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      byte[] erased = Files.readAllBytes(biosDisk);
+      int nonZero = 0;
+      for (byte b : erased) {
+        nonZero += b == 0 ? 0 : 1;
+      }
+      assertThat(nonZero).as("non-zero bytes left on the released disk").isZero();
     }
   }
 
@@ -180,7 +240,47 @@ class PxeBootIT {
     return d;
   }
 
+  /**
+   * A disk image whose boot sector writes BULWARK-DEPLOYED-IMAGE to the first serial port and halts
+   * (16-bit code: cli; ds=0; si=message; dx=0x3f8; loop lodsb/out until NUL; hlt).
+   */
+  static byte[] bootableImage(int size) {
+    byte[] code = {
+      (byte) 0xfa, 0x31, (byte) 0xc0, (byte) 0x8e, (byte) 0xd8, (byte) 0xbe, 0x16, 0x7c,
+      (byte) 0xba, (byte) 0xf8, 0x03, (byte) 0xac, (byte) 0x84, (byte) 0xc0, 0x74, 0x03,
+      (byte) 0xee, (byte) 0xeb, (byte) 0xf8, (byte) 0xf4, (byte) 0xeb, (byte) 0xfd
+    };
+    byte[] message = "BULWARK-DEPLOYED-IMAGE\r\n\0".getBytes(StandardCharsets.US_ASCII);
+    byte[] image = new byte[size];
+    System.arraycopy(code, 0, image, 0, code.length);
+    System.arraycopy(message, 0, image, code.length, message.length);
+    image[510] = 0x55;
+    image[511] = (byte) 0xaa;
+    for (int i = 512; i < size; i++) {
+      image[i] = (byte) (i * 31 + (i >>> 12));
+    }
+    return image;
+  }
+
+  private void awaitSerial(String log, String text, int seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    Path file = work.resolve(log);
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(file)
+          && Files.readString(file, StandardCharsets.ISO_8859_1).contains(text)) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError(
+        "no '" + text + "' on the serial console within " + seconds + " s:\n" + tail(file));
+  }
+
   private Process bios(Path disk, String log) throws IOException {
+    return bios(disk, log, "n");
+  }
+
+  private Process bios(Path disk, String log, String order) throws IOException {
     return qemu(
         log,
         List.of(
@@ -195,7 +295,7 @@ class PxeBootIT {
             "-drive",
             "file=" + disk + ",if=virtio,format=raw",
             "-boot",
-            "n"));
+            "order=" + order));
   }
 
   private Process uefi(Path disk, String log) throws IOException {

@@ -1,5 +1,6 @@
 package io.bulwark.api.provisioning;
 
+import java.util.Map;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -18,6 +19,16 @@ public interface BootPlanner {
    * with nothing to do over the network.
    */
   BootPurpose purpose(String mac);
+
+  /**
+   * Returns what the boot environment needs besides its mode for the machine's boot, as kernel
+   * arguments without their {@code bulwark.} prefix (e.g. {@code image}: a path under the plane's
+   * {@code /boot/}, {@code sha256}, {@code size}, {@code erase}); values are words, paths and hex
+   * digits only, and never secret. Empty by default.
+   */
+  default Map<String, String> kernelArguments(String mac) {
+    return Map.of();
+  }
 
   /**
    * Takes a report whose one-time token the plane has checked, and returns a line of text for the

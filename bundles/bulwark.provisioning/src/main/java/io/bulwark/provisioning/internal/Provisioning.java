@@ -2,6 +2,7 @@ package io.bulwark.provisioning.internal;
 
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineRefusedException;
 import io.bulwark.api.machine.MachineService;
 import io.bulwark.api.machine.MachineState;
@@ -14,13 +15,25 @@ import io.bulwark.api.store.WritePriority;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Enlistment, commissioning and testing: what a booting machine does follows from its state (a MAC
@@ -28,7 +41,11 @@ import org.osgi.service.component.annotations.Reference;
  * erasing and Rescue mode boot the environment in those modes; every other state boots from the
  * local disk), and the boot environment's reports become machines, inventories and test results.
  */
-@Component(service = {BootPlanner.class, Provisioning.class})
+@Component(
+    service = {BootPlanner.class, Provisioning.class},
+    configurationPid = "io.bulwark.provisioning",
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = ProvisioningConfig.class)
 public final class Provisioning implements BootPlanner {
   private static final Logger LOG = Logger.getLogger(Provisioning.class.getName());
   static final String BY = "provisioning";
@@ -36,10 +53,167 @@ public final class Provisioning implements BootPlanner {
   private final MachineService machines;
   private final RecordStore store;
 
+  private final ImageStore images;
+  private final ScheduledExecutorService sweeper;
+
   @Activate
-  public Provisioning(@Reference MachineService machines, @Reference RecordStore store) {
+  public Provisioning(
+      @Reference MachineService machines, @Reference RecordStore store, ProvisioningConfig config) {
+    this(
+        machines,
+        store,
+        new ImageStore(
+            Path.of(config.imageFolder()).toAbsolutePath(),
+            Arrays.stream(config.keyFolders()).map(Path::of).toList()));
+  }
+
+  Provisioning(MachineService machines, RecordStore store, ImageStore images) {
     this.machines = machines;
     this.store = store;
+    this.images = images;
+    sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "bulwark-provisioning");
+              t.setDaemon(true);
+              return t;
+            });
+    sweeper.scheduleWithFixedDelay(this::sweep, 2, 2, TimeUnit.SECONDS);
+  }
+
+  @Deactivate
+  void stop() {
+    sweeper.shutdownNow();
+  }
+
+  /** A release without erasure has nothing to boot: it ends at once. */
+  void sweep() {
+    try {
+      for (Machine m : machines.machines()) {
+        if (m.state() == MachineState.RELEASING) {
+          machines.complete(m.id(), "released", BY);
+          LOG.info(() -> m.id().value() + " released: Ready");
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warning("Release sweep failed; retried in 2 s: " + e.getMessage());
+    }
+  }
+
+  ImageStore images() {
+    return images;
+  }
+
+  Optional<DeploymentRecord> deployment(MachineId id) {
+    return Optional.ofNullable(store.read(r -> r.map(DeploymentRecord.MAP).get(id.value())));
+  }
+
+  /**
+   * Deploys {@code image} to the machine: stores what it is deployed with, then allocates it (if
+   * Ready) and starts the deployment (Deploying until its boot environment reports).
+   *
+   * @throws IllegalArgumentException if the image is unknown or not signed by a trusted key
+   * @throws MachineRefusedException if the machine's state does not allow it
+   */
+  Machine deploy(MachineId id, String imageName, String userData, String by) {
+    Machine m =
+        machines
+            .machine(id)
+            .orElseThrow(() -> new java.util.NoSuchElementException("no machine " + id.value()));
+    ImageStore.Image image;
+    try {
+      image =
+          images
+              .image(imageName)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "no image '" + imageName + "' in " + images.folder()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (!image.trusted()) {
+      throw new IllegalArgumentException(
+          "image '" + imageName + "' is not deployable: " + image.problem());
+    }
+    if (m.state() != MachineState.READY
+        && m.state() != MachineState.ALLOCATED
+        && m.state() != MachineState.FAILED_DEPLOYMENT) {
+      throw new MachineRefusedException(
+          id, m.state(), MachineOperation.DEPLOY, "only a Ready or Allocated machine is deployed");
+    }
+    DeploymentRecord record =
+        new DeploymentRecord(
+            id.value(),
+            image.name(),
+            image.sha256(),
+            image.size(),
+            userData == null ? "" : userData,
+            "none",
+            "deploying",
+            Instant.now());
+    store.write(
+        "keep the deployment of " + id.value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(DeploymentRecord.MAP).put(id.value(), record);
+          return null;
+        });
+    if (m.state() == MachineState.READY) {
+      machines.operate(id, MachineOperation.ALLOCATE, "deploy " + image.name(), by);
+    }
+    return machines.operate(
+        id, MachineOperation.DEPLOY, "deploy " + image.name() + " (" + image.sha256() + ")", by);
+  }
+
+  /**
+   * Releases the machine: without erasure it is Ready at once; with {@code quick} or {@code secure}
+   * erasure it boots the boot environment to erase its disks first.
+   */
+  Machine release(MachineId id, String erase, String by) {
+    if (!List.of("none", "quick", "secure").contains(erase)) {
+      throw new IllegalArgumentException("erase is none, quick or secure, not '" + erase + "'");
+    }
+    Machine m =
+        machines
+            .machine(id)
+            .orElseThrow(() -> new java.util.NoSuchElementException("no machine " + id.value()));
+    DeploymentRecord d =
+        deployment(id)
+            .orElse(new DeploymentRecord(id.value(), "", "", 0, "", "none", "", Instant.now()));
+    DeploymentRecord withErase = d.withErase(erase, Instant.now());
+    store.write(
+        "keep the release of " + id.value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(DeploymentRecord.MAP).put(id.value(), withErase);
+          return null;
+        });
+    if (erase.equals("none")) {
+      return machines.operate(m.id(), MachineOperation.RELEASE, "release", by);
+    }
+    return machines.operate(
+        m.id(), MachineOperation.ERASE_DISKS, "release with " + erase + " erase", by);
+  }
+
+  @Override
+  public Map<String, String> kernelArguments(String mac) {
+    Optional<Machine> m = byMac(mac);
+    if (m.isEmpty()) {
+      return Map.of();
+    }
+    Optional<DeploymentRecord> d = deployment(m.get().id());
+    if (m.get().state() == MachineState.DEPLOYING && d.isPresent()) {
+      return Map.of(
+          "image", "images/" + d.get().image() + ".img",
+          "sha256", d.get().sha256(),
+          "size", Long.toString(d.get().size()));
+    }
+    if (m.get().state() == MachineState.DISK_ERASING) {
+      String mode = d.map(DeploymentRecord::erase).filter(e -> !e.equals("none")).orElse("quick");
+      return Map.of("erase", mode);
+    }
+    return Map.of();
   }
 
   Optional<Machine> byMac(String mac) {
@@ -73,6 +247,8 @@ public final class Provisioning implements BootPlanner {
     return switch (report.purpose()) {
       case ENLIST -> enlist(report, body);
       case COMMISSION, TEST -> tested(report, body);
+      case DEPLOY -> deployed(report, body);
+      case ERASE -> erased(report, body);
       default ->
           throw new IllegalArgumentException(
               "reports of " + report.purpose().mode() + " are not taken by this appliance yet");
@@ -171,6 +347,103 @@ public final class Provisioning implements BootPlanner {
     } catch (MachineRefusedException e) {
       throw new IllegalArgumentException(e.getMessage());
     }
+  }
+
+  private Machine expect(BootReport report, MachineState state) {
+    Machine m =
+        byMac(report.mac())
+            .orElseThrow(() -> new IllegalArgumentException(report.mac() + " is no machine here"));
+    if (m.state() != state) {
+      throw new IllegalArgumentException(
+          m.id().value() + " is " + m.state().label() + ", not " + state.label());
+    }
+    return m;
+  }
+
+  private String deployed(BootReport report, JsonObject body) {
+    Machine m = expect(report, MachineState.DEPLOYING);
+    DeploymentRecord d =
+        deployment(m.id())
+            .orElseThrow(() -> new IllegalArgumentException(m.id().value() + " has no deployment"));
+    String received = body.getString("sha256Received", "");
+    String onDisk = body.getString("sha256OnDisk", "");
+    String outcome;
+    try {
+      if (d.sha256().equals(received) && d.sha256().equals(onDisk)) {
+        outcome =
+            d.image()
+                + " written to "
+                + body.getString("disk", "?")
+                + " and read back ("
+                + onDisk
+                + ")";
+        machines.complete(m.id(), outcome, BY);
+      } else {
+        outcome =
+            body.containsKey("error")
+                ? "deployment failed: " + body.getString("error")
+                : "the image did not check out: expected "
+                    + d.sha256()
+                    + ", received "
+                    + (received.isEmpty() ? "nothing" : received)
+                    + ", on disk "
+                    + (onDisk.isEmpty() ? "nothing" : onDisk)
+                    + " (its first MiB was wiped)";
+        machines.fail(m.id(), outcome, BY);
+      }
+    } catch (MachineRefusedException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+    DeploymentRecord done = d.withOutcome(outcome, report.at());
+    store.write(
+        "keep the deployment of " + m.id().value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(DeploymentRecord.MAP).put(m.id().value(), done);
+          return null;
+        });
+    LOG.info(() -> m.id().value() + ": " + outcome);
+    return outcome;
+  }
+
+  private String erased(BootReport report, JsonObject body) {
+    Machine m = expect(report, MachineState.DISK_ERASING);
+    JsonArray disks = body.getJsonArray("disks", new JsonArray());
+    List<String> dirty =
+        disks.stream()
+            .map(o -> (JsonObject) o)
+            .filter(d -> d.getLong("nonZeroBytes", -1L) != 0)
+            .map(d -> d.getString("name", "?"))
+            .toList();
+    String outcome =
+        dirty.isEmpty() && !disks.isEmpty()
+            ? body.getString("mode", "quick")
+                + " erase of "
+                + disks.size()
+                + " disks checked: zeroes"
+            : disks.isEmpty() ? "no disk was erased" : "erasure did not leave zeroes on " + dirty;
+    try {
+      if (dirty.isEmpty() && !disks.isEmpty()) {
+        machines.complete(m.id(), outcome, BY);
+      } else {
+        machines.fail(m.id(), outcome, BY);
+      }
+    } catch (MachineRefusedException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+    deployment(m.id())
+        .ifPresent(
+            d ->
+                store.write(
+                    "keep the erasure of " + m.id().value(),
+                    WritePriority.ROUTINE,
+                    w -> {
+                      w.map(DeploymentRecord.MAP)
+                          .put(m.id().value(), d.withOutcome(outcome, report.at()));
+                      return null;
+                    }));
+    LOG.info(() -> m.id().value() + ": " + outcome);
+    return outcome;
   }
 
   private static String lastLine(String output) {

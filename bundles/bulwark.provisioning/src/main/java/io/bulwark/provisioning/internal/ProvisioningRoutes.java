@@ -1,6 +1,12 @@
 package io.bulwark.provisioning.internal;
 
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineId;
+import io.bulwark.api.machine.MachineRefusedException;
+import io.bulwark.api.security.Role;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
 import io.bulwark.web.api.ApiRoute;
@@ -8,7 +14,13 @@ import io.bulwark.web.api.RouteContributor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -16,15 +28,22 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * {@code GET /api/v1/machines/:machine/hardware}: what the boot environment last reported of a
  * machine (its inventory, and the hardware tests of its last commissioning or testing with their
- * exit status and output).
+ * exit status and output); {@code GET /api/v1/images}: the image store with each image's signature
+ * status; {@code POST /api/v1/provisioning/machines/:machine/deploy} and {@code .../release}:
+ * deployment with an image and user data, release with an erase mode, audited.
  */
 @Component(service = RouteContributor.class)
 public final class ProvisioningRoutes implements RouteContributor {
+  private static final Set<Role> OPERATORS = EnumSet.of(Role.ADMIN, Role.OPERATOR);
+  static final int MAX_USER_DATA = 64 * 1024;
+
   private final Provisioning provisioning;
+  private final AuditLog audit;
 
   @Activate
-  public ProvisioningRoutes(@Reference Provisioning provisioning) {
+  public ProvisioningRoutes(@Reference Provisioning provisioning, @Reference AuditLog audit) {
     this.provisioning = provisioning;
+    this.audit = audit;
   }
 
   @Override
@@ -35,7 +54,96 @@ public final class ProvisioningRoutes implements RouteContributor {
   @Override
   public List<ApiRoute> routes() {
     return List.of(
-        ApiRoute.get("/api/v1/machines/:machine/hardware", ApiRoute.ANY_ROLE, this::hardware));
+        ApiRoute.get("/api/v1/machines/:machine/hardware", ApiRoute.ANY_ROLE, this::hardware),
+        ApiRoute.get("/api/v1/images", ApiRoute.ANY_ROLE, this::images),
+        ApiRoute.post("/api/v1/provisioning/machines/:machine/deploy", OPERATORS, this::deploy),
+        ApiRoute.post("/api/v1/provisioning/machines/:machine/release", OPERATORS, this::release));
+  }
+
+  private void images(RoutingContext ctx) {
+    JsonArray list = new JsonArray();
+    try {
+      for (ImageStore.Image i : provisioning.images().images()) {
+        list.add(
+            new JsonObject()
+                .put("name", i.name())
+                .put("size", i.size())
+                .put("sha256", i.sha256())
+                .put("deployable", i.trusted())
+                .put("signer", i.signer())
+                .put("problem", i.problem()));
+      }
+    } catch (IOException e) {
+      throw ApiProblem.unavailable("the image store cannot be read: " + e.getMessage());
+    }
+    ApiRequest.json(
+        ctx,
+        new JsonObject()
+            .put("folder", provisioning.images().folder().toString())
+            .put("images", list));
+  }
+
+  private static MachineId id(RoutingContext ctx) {
+    String id = ctx.pathParam("machine");
+    if (!MachineId.isValid(id)) {
+      throw ApiProblem.invalidParameter("machine", "'" + id + "' is not a machine id");
+    }
+    return MachineId.of(id);
+  }
+
+  private interface Work {
+    Machine run(String by);
+  }
+
+  private void change(
+      RoutingContext ctx, String action, MachineId id, Map<String, String> details, Work work) {
+    String by = ApiRequest.caller(ctx).name();
+    try {
+      Machine m = work.run(by);
+      audit.append(
+          new AuditEvent(
+              by, ApiRequest.source(ctx), action, id.value(), AuditOutcome.SUCCESS, details));
+      ApiRequest.json(
+          ctx, new JsonObject().put("machine", m.id().value()).put("state", m.state().apiName()));
+    } catch (NoSuchElementException e) {
+      throw ApiProblem.notFound(e.getMessage());
+    } catch (IllegalArgumentException | MachineRefusedException e) {
+      Map<String, String> d = new TreeMap<>(details);
+      d.put("error", e.getMessage());
+      audit.append(
+          new AuditEvent(by, ApiRequest.source(ctx), action, id.value(), AuditOutcome.FAILURE, d));
+      throw e instanceof MachineRefusedException
+          ? ApiProblem.conflict(e.getMessage())
+          : ApiProblem.invalidBody(e.getMessage());
+    }
+  }
+
+  private void deploy(RoutingContext ctx) {
+    MachineId id = id(ctx);
+    JsonObject body = ApiRequest.body(ctx);
+    String image = ApiRequest.text(body, "image", null);
+    if (image == null || !ImageStore.NAME.matcher(image).matches()) {
+      throw ApiProblem.invalidBody("'image' names an image of GET /api/v1/images");
+    }
+    String userData = ApiRequest.text(body, "userData", "");
+    if (userData.length() > MAX_USER_DATA) {
+      throw ApiProblem.invalidBody("'userData' is at most " + MAX_USER_DATA + " characters");
+    }
+    Map<String, String> details = new TreeMap<>();
+    details.put("image", image);
+    details.put("userDataBytes", Integer.toString(userData.length()));
+    change(ctx, "machine.deploy", id, details, by -> provisioning.deploy(id, image, userData, by));
+  }
+
+  private void release(RoutingContext ctx) {
+    MachineId id = id(ctx);
+    String erase = ApiRequest.text(ApiRequest.body(ctx), "erase", "none");
+    change(
+        ctx,
+        "machine.release",
+        id,
+        Map.of("erase", erase),
+        by -> provisioning.release(id, erase, by));
   }
 
   private void hardware(RoutingContext ctx) {

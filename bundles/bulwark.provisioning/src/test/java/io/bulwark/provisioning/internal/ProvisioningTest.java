@@ -41,11 +41,14 @@ class ProvisioningTest {
   @BeforeEach
   void start() {
     store = MapDbRecordStore.inFolder(dir);
-    provisioning = new Provisioning(service(), store);
+    provisioning =
+        new Provisioning(
+            service(), store, new ImageStore(dir.resolve("images"), List.of(dir.resolve("keys"))));
   }
 
   @AfterEach
   void stop() {
+    provisioning.stop();
     store.close();
   }
 
@@ -57,19 +60,48 @@ class ProvisioningTest {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "machines" -> List.copyOf(machines.values());
+                  case "machine" ->
+                      java.util.Optional.ofNullable(machines.get((MachineId) args[0]));
+                  case "operate" -> {
+                    MachineId id = (MachineId) args[0];
+                    MachineState to =
+                        switch ((io.bulwark.api.machine.MachineOperation) args[1]) {
+                          case ALLOCATE -> MachineState.ALLOCATED;
+                          case DEPLOY -> MachineState.DEPLOYING;
+                          case RELEASE -> MachineState.RELEASING;
+                          case ERASE_DISKS -> MachineState.DISK_ERASING;
+                          default -> throw new UnsupportedOperationException(args[1].toString());
+                        };
+                    yield move(id, to, (String) args[2]);
+                  }
                   case "add" -> {
                     NewMachine n = (NewMachine) args[0];
                     Machine m = machine(n.id(), n.macs(), MachineState.NEW);
                     machines.put(n.id(), m);
                     yield m;
                   }
-                  case "complete" ->
-                      move((MachineId) args[0], MachineState.READY, (String) args[1]);
-                  case "fail" ->
-                      move(
-                          (MachineId) args[0], MachineState.FAILED_COMMISSIONING, (String) args[1]);
+                  case "complete" -> {
+                    MachineId id = (MachineId) args[0];
+                    yield move(id, done(machines.get(id).state()), (String) args[1]);
+                  }
+                  case "fail" -> {
+                    MachineId id = (MachineId) args[0];
+                    yield move(id, failed(machines.get(id).state()), (String) args[1]);
+                  }
                   default -> throw new UnsupportedOperationException(method.getName());
                 });
+  }
+
+  private static MachineState done(MachineState s) {
+    return s == MachineState.DEPLOYING ? MachineState.DEPLOYED : MachineState.READY;
+  }
+
+  private static MachineState failed(MachineState s) {
+    return switch (s) {
+      case DEPLOYING -> MachineState.FAILED_DEPLOYMENT;
+      case DISK_ERASING -> MachineState.FAILED_DISK_ERASING;
+      default -> MachineState.FAILED_COMMISSIONING;
+    };
   }
 
   private Machine move(MachineId id, MachineState to, String reason) {
@@ -207,5 +239,82 @@ class ProvisioningTest {
     // A report for a machine that is not commissioning is refused.
     assertThatThrownBy(() -> provisioning.report(report(BootPurpose.COMMISSION, passing.encode())))
         .hasMessageContaining("not Commissioning");
+  }
+
+  @Test
+  void aSignedImageIsDeployedAndCheckedAndAReleaseErasesTheDisks() throws Exception {
+    io.bulwark.testing.FipsProviders.install();
+    java.security.KeyPair keys = Images.keys();
+    Images.publish(dir, "debian-12", new byte[3 << 20], keys);
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    move(id, MachineState.READY, "commissioned");
+
+    ImageStore.Image image = provisioning.images().image("debian-12").orElseThrow();
+    assertThat(image.trusted()).as(image.problem()).isTrue();
+    assertThat(image.signer()).isEqualTo("site.pem");
+    provisioning.deploy(id, "debian-12", "#cloud-config\nhostname: gpu-a07\n", "admin");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.DEPLOYING);
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.DEPLOY);
+    assertThat(provisioning.kernelArguments(MAC))
+        .containsEntry("image", "images/debian-12.img")
+        .containsEntry("sha256", image.sha256())
+        .containsEntry("size", Long.toString(3 << 20));
+
+    JsonObject wrong =
+        new JsonObject()
+            .put("disk", "vda")
+            .put("sha256Received", image.sha256())
+            .put("sha256OnDisk", "00");
+    assertThat(provisioning.report(report(BootPurpose.DEPLOY, wrong.encode())))
+        .contains("did not check out");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.FAILED_DEPLOYMENT);
+
+    provisioning.deploy(id, "debian-12", "", "admin");
+    JsonObject good =
+        new JsonObject()
+            .put("disk", "vda")
+            .put("sha256Received", image.sha256())
+            .put("sha256OnDisk", image.sha256());
+    assertThat(provisioning.report(report(BootPurpose.DEPLOY, good.encode())))
+        .contains("read back");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.DEPLOYED);
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.LOCAL);
+
+    provisioning.release(id, "secure", "admin");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.DISK_ERASING);
+    assertThat(provisioning.kernelArguments(MAC)).containsEntry("erase", "secure");
+    JsonObject erased =
+        new JsonObject()
+            .put("mode", "secure")
+            .put(
+                "disks",
+                new JsonArray().add(new JsonObject().put("name", "vda").put("nonZeroBytes", 0)));
+    assertThat(provisioning.report(report(BootPurpose.ERASE, erased.encode()))).contains("zeroes");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.READY);
+  }
+
+  @Test
+  void anImageWithoutAGoodSignatureIsNotDeployable() throws Exception {
+    io.bulwark.testing.FipsProviders.install();
+    java.security.KeyPair trusted = Images.keys();
+    java.security.KeyPair stranger = Images.keys();
+    Images.publish(dir, "signed-by-stranger", new byte[1024], stranger);
+    java.nio.file.Files.writeString(dir.resolve("keys/site.pem"), Images.pem(trusted.getPublic()));
+    Images.publish(dir, "tampered", new byte[2048], trusted);
+    java.nio.file.Files.write(dir.resolve("images/tampered.img"), new byte[2049]);
+    java.nio.file.Files.write(dir.resolve("images/unsigned.img"), new byte[10]);
+
+    assertThat(provisioning.images().image("signed-by-stranger").orElseThrow().problem())
+        .contains("matches no trusted key");
+    assertThat(provisioning.images().image("tampered").orElseThrow().trusted()).isFalse();
+    assertThat(provisioning.images().image("unsigned").orElseThrow().problem())
+        .contains("no signature");
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    move(id, MachineState.READY, "commissioned");
+    assertThatThrownBy(() -> provisioning.deploy(id, "tampered", "", "admin"))
+        .hasMessageContaining("not deployable");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.READY);
   }
 }

@@ -38,6 +38,29 @@ final class BootScripts {
     return p == null ? BootPurpose.LOCAL : p.purpose(mac);
   }
 
+  private String extra(String mac) {
+    BootPlanner p = planner.get();
+    if (p == null) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder();
+    for (var e : new java.util.TreeMap<>(p.kernelArguments(mac)).entrySet()) {
+      if (!e.getKey().matches("[a-z][a-z0-9-]{0,31}")
+          || !e.getValue().matches("[A-Za-z0-9._/-]{1,255}")) {
+        throw new IllegalArgumentException(
+            "kernel argument "
+                + e.getKey()
+                + "="
+                + e.getValue()
+                + " of "
+                + mac
+                + " is not a word or path");
+      }
+      s.append(" bulwark.").append(e.getKey()).append('=').append(e.getValue());
+    }
+    return s.toString();
+  }
+
   /** A script and the purpose it was written for. */
   record Script(BootPurpose purpose, String text) {}
 
@@ -80,6 +103,7 @@ final class BootScripts {
         .append(mac)
         .append(" bulwark.token=")
         .append(token)
+        .append(extra(mac))
         .append(" BOOTIF=01-")
         .append(hyphenated.toLowerCase(Locale.ROOT))
         .append('\n');

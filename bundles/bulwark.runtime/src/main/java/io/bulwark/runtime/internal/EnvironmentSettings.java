@@ -46,6 +46,8 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_REMEDIATION_SOAK_SECONDS</td><td>io.bulwark.remediation soakSeconds</td></tr>
  *   <tr><td>BULWARK_SLURM_CONF</td><td>io.bulwark.scheduler.slurm slurmConf: the slurm.conf of the cluster
  *       whose nodes remediation drains and resumes (turns the Slurm connector on)</td></tr>
+ *   <tr><td>BULWARK_DATA_DIR (also)</td><td>io.bulwark.provisioning imageFolder (pxe/boot/images in
+ *       it) and keyFolders (keys/ of the working folder and keys/ in it)</td></tr>
  *   <tr><td>BULWARK_PXE_ADDRESS</td><td>io.bulwark.pxe address: the appliance's address on the
  *       provisioning network (turns the provisioning plane on; its boot and TFTP roots are then
  *       pxe/boot and pxe/tftp in BULWARK_DATA_DIR)</td></tr>
@@ -74,13 +76,14 @@ final class EnvironmentSettings {
   static final String REMEDIATION_PID = "io.bulwark.remediation";
   static final String SLURM_PID = "io.bulwark.scheduler.slurm";
   static final String PXE_PID = "io.bulwark.pxe";
+  static final String PROVISIONING_PID = "io.bulwark.provisioning";
 
   /**
    * The configurations the environment creates when no configuration resource holds them (the
    * others it only overrides): components that are off, or at their defaults, until told.
    */
   static final java.util.Set<String> CREATED =
-      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID, PXE_PID);
+      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID, PXE_PID, PROVISIONING_PID);
 
   /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
   static final int MAX_SIM_NODES = 4096;
@@ -119,6 +122,12 @@ final class EnvironmentSettings {
       put(o, TLS_PID, "keystore", dir.resolve("tls").resolve("admin.bcfks").toString());
       put(o, AUDIT_PID, "folder", dir.resolve("audit").toString());
       put(o, FILES_PID, "folders", new String[] {dir.toString()});
+      put(
+          o,
+          PROVISIONING_PID,
+          "imageFolder",
+          dir.resolve("pxe").resolve("boot").resolve("images").toString());
+      put(o, PROVISIONING_PID, "keyFolders", new String[] {"keys", dir.resolve("keys").toString()});
     }
     String httpPort = value(env, "BULWARK_HTTP_PORT");
     if (httpPort != null) {
