@@ -22,6 +22,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Machines that PXE-boot from the appliance, end to end: a network namespace holds a bridge with a
@@ -229,6 +236,40 @@ class PxeBootIT {
         nonZero += b == 0 ? 0 : 1;
       }
       assertThat(nonZero).as("non-zero bytes left on the released disk").isZero();
+
+      // The Provisioning page shows it all, as an operator sees it.
+      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
+      try {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.ignoring(StaleElementReferenceException.class);
+        browser.get(bulwark.baseUrl() + "/");
+        wait.until(d -> d.findElement(By.id("login-form")));
+        browser.findElement(By.id("login-consent")).click();
+        browser.findElement(By.id("login-user")).sendKeys("admin");
+        browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
+        browser.findElement(By.id("login-submit")).click();
+        wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='provisioning']"))).click();
+        WebElement imageRow =
+            wait.until(d -> d.findElement(By.cssSelector("#image-list [data-image='tiny-os']")));
+        assertThat(imageRow.getText()).contains("signed by site.pem");
+        WebElement biosRow =
+            wait.until(
+                d ->
+                    d.findElement(
+                        By.cssSelector("#reported-list [data-machine='m-525400b10501']")));
+        assertThat(biosRow.getText()).contains("ready").contains("2 CPUs").contains("tiny-os");
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#reported-list [data-machine='m-525400b10502']"))
+                    .getText())
+            .contains("new")
+            .contains("enlisted");
+        Files.write(
+            work.resolve("provisioning-page.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      } finally {
+        browser.quit();
+      }
     }
   }
 

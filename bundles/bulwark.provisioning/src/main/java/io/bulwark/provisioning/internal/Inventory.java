@@ -63,16 +63,30 @@ final class Inventory {
       }
     }
     int gpus = inv.getInteger("nvidiaGpus", 0);
-    return inv.getJsonObject("cpu").getInteger("count")
-        + " CPUs, "
-        + inv.getLong("memoryBytes") / (1L << 20)
-        + " MiB memory, "
-        + inv.getJsonArray("disks").size()
-        + " disks ("
-        + disks / (1L << 30)
-        + " GiB), "
-        + inv.getJsonArray("nics").size()
-        + " NICs, "
-        + (gpus == 0 ? "no NVIDIA GPU" : gpus + " NVIDIA GPUs");
+    return count(inv.getJsonObject("cpu").getInteger("count"), "CPU")
+        + ", "
+        + bytes(inv.getLong("memoryBytes"))
+        + " memory, "
+        + count(inv.getJsonArray("disks").size(), "disk")
+        + " ("
+        + bytes(disks)
+        + "), "
+        + count(inv.getJsonArray("nics").size(), "NIC")
+        + ", "
+        + (gpus == 0 ? "no NVIDIA GPU" : count(gpus, "NVIDIA GPU"));
+  }
+
+  private static String count(int n, String what) {
+    return n + " " + what + (n == 1 ? "" : "s");
+  }
+
+  static String bytes(long b) {
+    if (b >= 1L << 40) {
+      return String.format(Locale.ROOT, "%.1f TiB", b / (double) (1L << 40));
+    }
+    if (b >= 1L << 30) {
+      return String.format(Locale.ROOT, "%.1f GiB", b / (double) (1L << 30));
+    }
+    return (b >> 20) + " MiB";
   }
 }

@@ -470,6 +470,21 @@ public final class Provisioning implements BootPlanner {
         });
   }
 
+  /** Returns every machine's last report, by machine. */
+  List<HardwareRecord> reported() {
+    return store.read(
+        r ->
+            r.map(HardwareRecord.MAP).entries().stream()
+                .map(Map.Entry::getValue)
+                .sorted(java.util.Comparator.comparing(HardwareRecord::machine))
+                .toList());
+  }
+
+  /** Returns the machine's state as the API names it, or "deleted". */
+  String state(String machine) {
+    return machines.machine(MachineId.of(machine)).map(m -> m.state().apiName()).orElse("deleted");
+  }
+
   /** Returns what the boot environment last reported of the machine, if it ever did. */
   Optional<HardwareRecord> hardware(MachineId id) {
     return Optional.ofNullable(store.read(r -> r.map(HardwareRecord.MAP).get(id.value())));

@@ -56,8 +56,40 @@ public final class ProvisioningRoutes implements RouteContributor {
     return List.of(
         ApiRoute.get("/api/v1/machines/:machine/hardware", ApiRoute.ANY_ROLE, this::hardware),
         ApiRoute.get("/api/v1/images", ApiRoute.ANY_ROLE, this::images),
+        ApiRoute.get("/api/v1/provisioning/machines", ApiRoute.ANY_ROLE, this::machines),
         ApiRoute.post("/api/v1/provisioning/machines/:machine/deploy", OPERATORS, this::deploy),
         ApiRoute.post("/api/v1/provisioning/machines/:machine/release", OPERATORS, this::release));
+  }
+
+  /** Every machine the boot environment has reported, with its state and its last report. */
+  private void machines(RoutingContext ctx) {
+    JsonArray list = new JsonArray();
+    for (HardwareRecord r : provisioning.reported()) {
+      JsonObject inv = new JsonObject(r.inventory());
+      JsonObject m =
+          new JsonObject()
+              .put("machine", r.machine())
+              .put("state", provisioning.state(r.machine()))
+              .put("reportedBy", r.purpose())
+              .put("at", r.at().toString())
+              .put("passed", r.passed())
+              .put("summary", Inventory.summary(inv))
+              .put("mac", inv.getString("mac", ""))
+              .put("tests", new JsonArray(r.results()));
+      provisioning
+          .deployment(MachineId.of(r.machine()))
+          .ifPresent(
+              d ->
+                  m.put(
+                      "deployment",
+                      new JsonObject()
+                          .put("image", d.image())
+                          .put("erase", d.erase())
+                          .put("outcome", d.outcome())
+                          .put("at", d.at().toString())));
+      list.add(m);
+    }
+    ApiRequest.json(ctx, new JsonObject().put("machines", list));
   }
 
   private void images(RoutingContext ctx) {
