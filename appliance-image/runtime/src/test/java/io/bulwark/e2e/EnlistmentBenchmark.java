@@ -75,19 +75,22 @@ public final class EnlistmentBenchmark {
                   long t0 = System.nanoTime();
                   HttpResponse<String> script =
                       http.send(
-                          HttpRequest.newBuilder(URI.create(base + "/ipxe/" + mac.replace(':', '-') + ".ipxe"))
+                          HttpRequest.newBuilder(
+                                  URI.create(base + "/ipxe/" + mac.replace(':', '-') + ".ipxe"))
                               .timeout(Duration.ofSeconds(30))
                               .build(),
                           HttpResponse.BodyHandlers.ofString());
                   long t1 = System.nanoTime();
                   Matcher m = TOKEN.matcher(script.body());
                   if (script.statusCode() != 200 || !m.find()) {
-                    throw new IllegalStateException(mac + ": no script with a token: " + script.body());
+                    throw new IllegalStateException(
+                        mac + ": no script with a token: " + script.body());
                   }
                   HttpResponse<String> report =
                       http.send(
                           HttpRequest.newBuilder(
-                                  URI.create(base + "/report/enlist?token=" + m.group(1) + "&mac=" + mac))
+                                  URI.create(
+                                      base + "/report/enlist?token=" + m.group(1) + "&mac=" + mac))
                               .timeout(Duration.ofSeconds(30))
                               .header("Content-Type", "application/json")
                               .POST(HttpRequest.BodyPublishers.ofString(inventory(mac).encode()))
@@ -108,7 +111,9 @@ public final class EnlistmentBenchmark {
       }
       double wall = (System.nanoTime() - w0) / 1e9;
       pool.shutdown();
-      JsonArray listed = new JsonObject(bulwark.get("/api/v1/provisioning/machines").body()).getJsonArray("machines");
+      JsonArray listed =
+          new JsonObject(bulwark.get("/api/v1/provisioning/machines").body())
+              .getJsonArray("machines");
       System.out.printf(
           Locale.ROOT,
           "%d machines enlisted at once in %.2f s; %d listed as reported%n",
@@ -150,7 +155,12 @@ public final class EnlistmentBenchmark {
         .put(
             "disks",
             new JsonArray()
-                .add(new JsonObject().put("name", "vda").put("bytes", 64L << 20).put("model", "").put("rotational", true)))
+                .add(
+                    new JsonObject()
+                        .put("name", "vda")
+                        .put("bytes", 64L << 20)
+                        .put("model", "")
+                        .put("rotational", true)))
         .put(
             "nics",
             new JsonArray()
