@@ -1,5 +1,8 @@
 package io.bulwark.provisioning.internal;
 
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.machine.Machine;
 import io.bulwark.api.machine.MachineId;
 import io.bulwark.api.machine.MachineOperation;
@@ -52,24 +55,30 @@ public final class Provisioning implements BootPlanner {
 
   private final MachineService machines;
   private final RecordStore store;
+  private final AuditLog audit;
 
   private final ImageStore images;
   private final ScheduledExecutorService sweeper;
 
   @Activate
   public Provisioning(
-      @Reference MachineService machines, @Reference RecordStore store, ProvisioningConfig config) {
+      @Reference MachineService machines,
+      @Reference RecordStore store,
+      @Reference AuditLog audit,
+      ProvisioningConfig config) {
     this(
         machines,
         store,
+        audit,
         new ImageStore(
             Path.of(config.imageFolder()).toAbsolutePath(),
             Arrays.stream(config.keyFolders()).map(Path::of).toList()));
   }
 
-  Provisioning(MachineService machines, RecordStore store, ImageStore images) {
+  Provisioning(MachineService machines, RecordStore store, AuditLog audit, ImageStore images) {
     this.machines = machines;
     this.store = store;
+    this.audit = audit;
     this.images = images;
     sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -238,6 +247,31 @@ public final class Provisioning implements BootPlanner {
 
   @Override
   public String report(BootReport report) {
+    String action = "provisioning.report-" + report.purpose().mode();
+    String actor = "boot-environment:" + report.mac();
+    String source = report.from().replaceFirst("^/", "").replaceFirst(":[0-9]+$", "");
+    try {
+      String answer = take(report);
+      String target = byMac(report.mac()).map(m -> m.id().value()).orElse(report.mac());
+      audit.append(
+          new AuditEvent(
+              actor, source, action, target, AuditOutcome.SUCCESS, Map.of("answer", answer)));
+      return answer;
+    } catch (IllegalArgumentException e) {
+      String target = byMac(report.mac()).map(m -> m.id().value()).orElse(report.mac());
+      audit.append(
+          new AuditEvent(
+              actor,
+              source,
+              action,
+              target,
+              AuditOutcome.FAILURE,
+              Map.of("error", String.valueOf(e.getMessage()))));
+      throw e;
+    }
+  }
+
+  private String take(BootReport report) {
     JsonObject body;
     try {
       body = new JsonObject(report.json());

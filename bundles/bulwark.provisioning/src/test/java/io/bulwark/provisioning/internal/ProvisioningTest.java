@@ -37,13 +37,17 @@ class ProvisioningTest {
   MapDbRecordStore store;
   final Map<MachineId, Machine> machines = new ConcurrentHashMap<>();
   Provisioning provisioning;
+  final io.bulwark.testing.RecordingAuditLog audit = new io.bulwark.testing.RecordingAuditLog();
 
   @BeforeEach
   void start() {
     store = MapDbRecordStore.inFolder(dir);
     provisioning =
         new Provisioning(
-            service(), store, new ImageStore(dir.resolve("images"), List.of(dir.resolve("keys"))));
+            service(),
+            store,
+            audit,
+            new ImageStore(dir.resolve("images"), List.of(dir.resolve("keys"))));
   }
 
   @AfterEach
@@ -175,6 +179,14 @@ class ProvisioningTest {
     assertThatThrownBy(
             () -> provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode())))
         .hasMessageContaining("not enlisted twice");
+    // Both reports are in the audit log, with the boot environment as the actor.
+    assertThat(audit.records).hasSize(2);
+    assertThat(audit.records.get(0).event().actor()).isEqualTo("boot-environment:" + MAC);
+    assertThat(audit.records.get(0).event().action()).isEqualTo("provisioning.report-enlist");
+    assertThat(audit.records.get(0).event().target()).isEqualTo("m-525400b10501");
+    assertThat(audit.records.get(0).event().source()).isEqualTo("10.79.0.100");
+    assertThat(audit.records.get(1).event().outcome())
+        .isEqualTo(io.bulwark.api.audit.AuditOutcome.FAILURE);
   }
 
   @Test
