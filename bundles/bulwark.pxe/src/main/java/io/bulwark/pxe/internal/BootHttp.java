@@ -51,6 +51,7 @@ final class BootHttp implements AutoCloseable {
   final Map<String, BootPurpose> lastScript = new ConcurrentHashMap<>();
 
   private final Undertow server;
+  private org.xnio.XnioWorker worker;
   private final BootScripts bootScripts;
   private final BootTokens tokens;
   private final Supplier<BootPlanner> planner;
@@ -103,8 +104,19 @@ final class BootHttp implements AutoCloseable {
       server =
           Undertow.builder()
               .addHttpListener(bind.getPort(), bind.getAddress().getHostAddress())
-              .setIoThreads(2)
-              .setWorkerThreads(16)
+              // XNIO's NIO provider made directly: its service-loader lookup depends on the class
+              // loader it is asked from, which under OSGi is not always the bundle's.
+              .setWorker(
+                  worker =
+                      new org.xnio.nio.NioXnioProvider()
+                          .getInstance()
+                          .createWorker(
+                              org.xnio.OptionMap.builder()
+                                  .set(org.xnio.Options.WORKER_IO_THREADS, 2)
+                                  .set(org.xnio.Options.WORKER_TASK_CORE_THREADS, 16)
+                                  .set(org.xnio.Options.WORKER_TASK_MAX_THREADS, 16)
+                                  .set(org.xnio.Options.WORKER_NAME, "bulwark-boot-http")
+                                  .getMap()))
               .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 30_000)
               .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
               .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) MAX_REPORT)
@@ -290,5 +302,8 @@ final class BootHttp implements AutoCloseable {
   @Override
   public void close() {
     server.stop();
+    if (worker != null) {
+      worker.shutdownNow();
+    }
   }
 }
