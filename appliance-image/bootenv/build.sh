@@ -38,8 +38,9 @@ version=$(ls "$work/kernel/lib/modules")
 modules="$work/kernel/lib/modules/$version"
 
 # The drivers a server boots with: NICs (QEMU's e1000/virtio, Intel, Broadcom, Mellanox) and disks
-# (AHCI, NVMe, virtio, SCSI disks), with what they depend on, in load order.
-wanted="e1000 e1000e igb ixgbe i40e ice tg3 bnxt_en mlx5_core virtio_net virtio_pci virtio_blk virtio_scsi ahci ata_piix sd_mod nvme"
+# (AHCI, NVMe, virtio, SCSI disks), with what they depend on, in load order; ext4 (and the crc32c it checks
+# metadata with) to write the deployed image's cloud-init configuration.
+wanted="e1000 e1000e igb ixgbe i40e ice tg3 bnxt_en mlx5_core virtio_net virtio_pci virtio_blk virtio_scsi ahci ata_piix sd_mod nvme crc32c_generic ext4"
 root="$work/root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,etc,lib/modules}
 order=()

@@ -30,13 +30,51 @@ deploy() {
   sync
   echo 3 > /proc/sys/vm/drop_caches
   ondisk=$(head -c "$BW_SIZE" "/dev/$disk" | sha256sum | cut -d' ' -f1)
-  printf '{"disk":"%s","bytes":%s,"sha256Received":"%s","sha256OnDisk":"%s"}' "$disk" "$BW_SIZE" "$received" "$ondisk"
   if [ "$received" != "$BW_SHA256" ] || [ "$ondisk" != "$BW_SHA256" ]; then
+    printf '{"disk":"%s","bytes":%s,"sha256Received":"%s","sha256OnDisk":"%s"}' "$disk" "$BW_SIZE" "$received" "$ondisk"
     log "the image does not check out (received $received, on disk $ondisk, expected $BW_SHA256): wiping its first MiB"
     dd if=/dev/zero of="/dev/$disk" bs=1M count=1 conv=fsync 2> /dev/null
     return 1
   fi
-  log "image written and read back: $ondisk"
+  log "image written and read back: $ondisk" > /dev/null
+  SEEDED=""
+  seed_cloud_init "$disk" > /dev/null
+  printf '{"disk":"%s","bytes":%s,"sha256Received":"%s","sha256OnDisk":"%s","cloudInitSeeded":"%s"}' \
+    "$disk" "$BW_SIZE" "$received" "$ondisk" "$SEEDED"
+}
+
+# Points the deployed image's cloud-init at this deployment's seed on the appliance (NoCloud,
+# seedfrom), in the first ext4 partition that has /etc/cloud; prints the partition, or nothing if
+# the image has none (its user data then stays on the appliance).
+seed_cloud_init() {
+  [ -n "$BW_SEED" ] || return 0
+  blockdev --rereadpt "/dev/$1" 2> /dev/null
+  sleep 1
+  mkdir -p /mnt/image
+  for part in /sys/block/$1/$1*; do
+    [ -e "$part" ] || continue
+    name=${part##*/}
+    if mount -t ext4 "/dev/$name" /mnt/image 2> /dev/null; then
+      if [ -d /mnt/image/etc/cloud ]; then
+        mkdir -p /mnt/image/etc/cloud/cloud.cfg.d
+        cat > /mnt/image/etc/cloud/cloud.cfg.d/99-bulwark-datasource.cfg <<CFG
+# Written by Bulwark's boot environment when it deployed this machine: cloud-init reads the user
+# data of this deployment from the appliance's provisioning plane.
+datasource_list: [ NoCloud, None ]
+datasource:
+  NoCloud:
+    seedfrom: $BW_URL/metadata/$BW_SEED/
+CFG
+        sync
+        umount /mnt/image
+        log "cloud-init of /dev/$name reads its seed from $BW_URL/metadata/"
+        SEEDED=$name
+        return 0
+      fi
+      umount /mnt/image
+    fi
+  done
+  log "no ext4 partition with /etc/cloud in the image: its cloud-init is left as it is"
 }
 
 # Erases every disk: quick zeroes the first and last 16 MiB (partition tables, RAID and file system

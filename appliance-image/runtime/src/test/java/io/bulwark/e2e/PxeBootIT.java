@@ -186,7 +186,8 @@ class PxeBootIT {
       Path keys = work.resolve("data/keys");
       Files.createDirectories(images);
       Files.createDirectories(keys);
-      Files.write(images.resolve("tiny-os.img"), bootableImage(4 << 20));
+      byte[] tinyOs = bootableImage(work);
+      Files.write(images.resolve("tiny-os.img"), tinyOs);
       sh("openssl ecparam -name secp384r1 -genkey -noout -out " + work.resolve("signing.pem"));
       sh(
           "openssl ec -in "
@@ -206,16 +207,50 @@ class PxeBootIT {
           bulwark.send(
               "POST",
               bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/deploy",
-              new JsonObject()
-                  .put("image", "tiny-os")
-                  .put("userData", "#cloud-config\nhostname: tiny\n")
-                  .encode());
+              new JsonObject().put("image", "tiny-os").put("userData", USER_DATA).encode());
       assertThat(deploy.statusCode()).as(deploy.body()).isEqualTo(200);
       Process deploying = bios(biosDisk, "vm-bios-3.log", "nc");
       awaitMachine(bulwark, "m-525400b10501", "deployed", deploying, "vm-bios-3.log", 420);
       assertThat(deploying.waitFor(60, TimeUnit.SECONDS)).as("restarted after deploying").isTrue();
       byte[] written = Files.readAllBytes(biosDisk);
-      assertThat(java.util.Arrays.copyOf(written, 4 << 20)).isEqualTo(bootableImage(4 << 20));
+      // The boot area is the image's; its ext4 partition now also points cloud-init at the
+      // appliance, where the deployed OS reads this deployment's user data.
+      assertThat(java.util.Arrays.copyOf(written, 1 << 20))
+          .isEqualTo(java.util.Arrays.copyOf(tinyOs, 1 << 20));
+      Path partition = work.resolve("deployed-root.img");
+      Files.write(partition, java.util.Arrays.copyOfRange(written, 1 << 20, 4 << 20));
+      String datasource =
+          run(
+              "debugfs",
+              "-R",
+              "cat /etc/cloud/cloud.cfg.d/99-bulwark-datasource.cfg",
+              partition.toString());
+      java.util.regex.Matcher seed =
+          java.util.regex.Pattern.compile(
+                  "seedfrom: (http://10\\.79\\.0\\.1:[0-9]+/metadata/[A-Za-z0-9_-]{43}/)")
+              .matcher(datasource);
+      assertThat(seed.find()).as(datasource).isTrue();
+      java.net.http.HttpClient plain = java.net.http.HttpClient.newHttpClient();
+      String userData =
+          plain
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(seed.group(1) + "user-data"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(userData).isEqualTo(USER_DATA);
+      String metaData =
+          plain
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(seed.group(1) + "meta-data"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metaData)
+          .contains("instance-id: m-525400b10501-")
+          .contains("local-hostname: node-525400b10501");
       Process fromDisk = bios(biosDisk, "vm-bios-4.log", "nc");
       awaitSerial("vm-bios-4.log", "BULWARK-DEPLOYED-IMAGE", 180);
       fromDisk.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -281,11 +316,52 @@ class PxeBootIT {
     return d;
   }
 
+  private static final String USER_DATA =
+      "#cloud-config\nhostname: tiny\nruncmd:\n  - echo deployed by bulwark\n";
+
+  /**
+   * A 4 MiB disk image: a boot sector that writes BULWARK-DEPLOYED-IMAGE to the first serial port
+   * and halts, and one Linux partition (from 1 MiB) holding an ext4 file system with an {@code
+   * /etc/cloud}, as a cloud image has.
+   */
+  private static byte[] bootableImage(Path work) throws Exception {
+    byte[] image = bootSector(4 << 20);
+    java.util.Arrays.fill(image, 512, image.length, (byte) 0);
+    Path root = work.resolve("tiny-os-root");
+    Files.createDirectories(root.resolve("etc/cloud"));
+    Files.writeString(
+        root.resolve("etc/cloud/cloud.cfg"), "# the image's own cloud-init configuration\n");
+    Path fs = work.resolve("tiny-os-root.ext4");
+    run("mkfs.ext4", "-q", "-F", "-d", root.toString(), fs.toString(), "3M");
+    byte[] ext4 = Files.readAllBytes(fs);
+    assertThat(ext4.length).isEqualTo(3 << 20);
+    System.arraycopy(ext4, 0, image, 1 << 20, ext4.length);
+    // Partition 1: type 0x83 (Linux), LBA 2048, 6144 sectors.
+    java.nio.ByteBuffer entry =
+        java.nio.ByteBuffer.wrap(image, 0x1be, 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    entry
+        .put((byte) 0)
+        .put(new byte[3])
+        .put((byte) 0x83)
+        .put(new byte[3])
+        .putInt(2048)
+        .putInt(6144);
+    return image;
+  }
+
+  private static String run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(String.join(" ", command) + ": " + out).isZero();
+    return out;
+  }
+
   /**
    * A disk image whose boot sector writes BULWARK-DEPLOYED-IMAGE to the first serial port and halts
    * (16-bit code: cli; ds=0; si=message; dx=0x3f8; loop lodsb/out until NUL; hlt).
    */
-  static byte[] bootableImage(int size) {
+  static byte[] bootSector(int size) {
     byte[] code = {
       (byte) 0xfa, 0x31, (byte) 0xc0, (byte) 0x8e, (byte) 0xd8, (byte) 0xbe, 0x16, 0x7c,
       (byte) 0xba, (byte) 0xf8, 0x03, (byte) 0xac, (byte) 0x84, (byte) 0xc0, 0x74, 0x03,

@@ -1,6 +1,7 @@
 package io.bulwark.api.provisioning;
 
 import java.util.Map;
+import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -28,6 +29,16 @@ public interface BootPlanner {
    */
   default Map<String, String> kernelArguments(String mac) {
     return Map.of();
+  }
+
+  /**
+   * Returns a file of the NoCloud seed a deployed machine's cloud-init reads from the plane ({@code
+   * user-data}, {@code meta-data} or {@code vendor-data}), for the deployment whose seed token is
+   * {@code token}; empty if there is none (unknown token, machine no longer deployed). Empty by
+   * default.
+   */
+  default Optional<String> cloudInit(String token, String file) {
+    return Optional.empty();
   }
 
   /**

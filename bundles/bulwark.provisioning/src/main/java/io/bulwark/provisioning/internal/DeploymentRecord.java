@@ -11,7 +11,8 @@ import java.time.Instant;
 /**
  * What a machine is deployed with (image, its SHA-256 and size, the user data for cloud-init) and
  * how its disks are erased when it is released ({@code none}, {@code quick}, {@code secure}); the
- * outcome of the last deployment or erasure.
+ * outcome of the last deployment or erasure; the deployment's seed token, with which the deployed
+ * OS reads its cloud-init user data from the provisioning plane.
  */
 record DeploymentRecord(
     String machine,
@@ -21,22 +22,23 @@ record DeploymentRecord(
     String userData,
     String erase,
     String outcome,
-    Instant at) {
+    Instant at,
+    String seed) {
   static final StoreMap<String, DeploymentRecord> MAP =
       StoreMap.byName("provisioning.deployments", new Format());
 
   DeploymentRecord withErase(String mode, Instant now) {
-    return new DeploymentRecord(machine, image, sha256, size, userData, mode, outcome, now);
+    return new DeploymentRecord(machine, image, sha256, size, userData, mode, outcome, now, seed);
   }
 
   DeploymentRecord withOutcome(String text, Instant now) {
-    return new DeploymentRecord(machine, image, sha256, size, userData, erase, text, now);
+    return new DeploymentRecord(machine, image, sha256, size, userData, erase, text, now, seed);
   }
 
   static final class Format implements RecordFormat<DeploymentRecord> {
     @Override
     public int version() {
-      return 1;
+      return 2;
     }
 
     @Override
@@ -51,12 +53,13 @@ record DeploymentRecord(
       out.writeUTF(r.erase);
       out.writeUTF(r.outcome);
       Records.writeInstant(out, r.at);
+      out.writeUTF(r.seed);
     }
 
     @Override
     public DeploymentRecord read(int version, DataInputStream in) throws IOException {
-      if (version != 1) {
-        throw Records.unknownVersion("deployment", version, 1);
+      if (version < 1 || version > 2) {
+        throw Records.unknownVersion("deployment", version, 2);
       }
       String machine = in.readUTF();
       String image = in.readUTF();
@@ -67,8 +70,12 @@ record DeploymentRecord(
         throw new IOException("user data of " + n + " bytes");
       }
       String user = new String(in.readNBytes(n), java.nio.charset.StandardCharsets.UTF_8);
-      return new DeploymentRecord(
-          machine, image, sha, size, user, in.readUTF(), in.readUTF(), Records.readInstant(in));
+      String erase = in.readUTF();
+      String outcome = in.readUTF();
+      Instant at = Records.readInstant(in);
+      // Version 1 had no seed token: such a deployment has no cloud-init seed.
+      String seed = version >= 2 ? in.readUTF() : "";
+      return new DeploymentRecord(machine, image, sha, size, user, erase, outcome, at, seed);
     }
   }
 }

@@ -160,7 +160,8 @@ public final class Provisioning implements BootPlanner {
             userData == null ? "" : userData,
             "none",
             "deploying",
-            Instant.now());
+            Instant.now(),
+            seedToken());
     store.write(
         "keep the deployment of " + id.value(),
         WritePriority.ROUTINE,
@@ -189,7 +190,7 @@ public final class Provisioning implements BootPlanner {
             .orElseThrow(() -> new java.util.NoSuchElementException("no machine " + id.value()));
     DeploymentRecord d =
         deployment(id)
-            .orElse(new DeploymentRecord(id.value(), "", "", 0, "", "none", "", Instant.now()));
+            .orElse(new DeploymentRecord(id.value(), "", "", 0, "", "none", "", Instant.now(), ""));
     DeploymentRecord withErase = d.withErase(erase, Instant.now());
     store.write(
         "keep the release of " + id.value(),
@@ -205,6 +206,56 @@ public final class Provisioning implements BootPlanner {
         m.id(), MachineOperation.ERASE_DISKS, "release with " + erase + " erase", by);
   }
 
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+  /** A deployment's seed token: 256 bits, URL-safe (43 characters). */
+  static String seedToken() {
+    byte[] b = new byte[32];
+    RANDOM.nextBytes(b);
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  @Override
+  public Optional<String> cloudInit(String token, String file) {
+    if (token == null || token.length() != 43) {
+      return Optional.empty();
+    }
+    Optional<DeploymentRecord> d =
+        store.read(
+            r ->
+                r.map(DeploymentRecord.MAP).entries().stream()
+                    .map(Map.Entry::getValue)
+                    .filter(
+                        x ->
+                            java.security.MessageDigest.isEqual(
+                                x.seed().getBytes(), token.getBytes()))
+                    .findFirst());
+    if (d.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Machine> m = machines.machine(MachineId.of(d.get().machine()));
+    if (m.isEmpty()
+        || (m.get().state() != MachineState.DEPLOYED
+            && m.get().state() != MachineState.DEPLOYING)) {
+      return Optional.empty();
+    }
+    return switch (file) {
+      case "user-data" ->
+          Optional.of(d.get().userData().isEmpty() ? "#cloud-config\n{}\n" : d.get().userData());
+      case "meta-data" ->
+          Optional.of(
+              "instance-id: "
+                  + m.get().id().value()
+                  + "-"
+                  + d.get().seed().substring(0, 8)
+                  + "\nlocal-hostname: "
+                  + m.get().hostname()
+                  + "\n");
+      case "vendor-data" -> Optional.of("");
+      default -> Optional.empty();
+    };
+  }
+
   @Override
   public Map<String, String> kernelArguments(String mac) {
     Optional<Machine> m = byMac(mac);
@@ -216,7 +267,8 @@ public final class Provisioning implements BootPlanner {
       return Map.of(
           "image", "images/" + d.get().image() + ".img",
           "sha256", d.get().sha256(),
-          "size", Long.toString(d.get().size()));
+          "size", Long.toString(d.get().size()),
+          "seed", d.get().seed());
     }
     if (m.get().state() == MachineState.DISK_ERASING) {
       String mode = d.map(DeploymentRecord::erase).filter(e -> !e.equals("none")).orElse("quick");
@@ -404,13 +456,17 @@ public final class Provisioning implements BootPlanner {
     String outcome;
     try {
       if (d.sha256().equals(received) && d.sha256().equals(onDisk)) {
+        String seeded = body.getString("cloudInitSeeded", "");
         outcome =
             d.image()
                 + " written to "
                 + body.getString("disk", "?")
                 + " and read back ("
                 + onDisk
-                + ")";
+                + ")"
+                + (seeded.isEmpty()
+                    ? "; the image has no cloud-init to seed"
+                    : "; cloud-init on " + seeded + " reads its user data from the appliance");
         machines.complete(m.id(), outcome, BY);
       } else {
         outcome =

@@ -282,7 +282,8 @@ class ProvisioningTest {
         .contains("did not check out");
     assertThat(machines.get(id).state()).isEqualTo(MachineState.FAILED_DEPLOYMENT);
 
-    provisioning.deploy(id, "debian-12", "", "admin");
+    provisioning.deploy(id, "debian-12", "#cloud-config\nhostname: gpu-a07\n", "admin");
+    String firstSeed = provisioning.kernelArguments(MAC).get("seed");
     JsonObject good =
         new JsonObject()
             .put("disk", "vda")
@@ -292,9 +293,18 @@ class ProvisioningTest {
         .contains("read back");
     assertThat(machines.get(id).state()).isEqualTo(MachineState.DEPLOYED);
     assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.LOCAL);
+    String seed = provisioning.deployment(id).orElseThrow().seed();
+    assertThat(seed).hasSize(43);
+    assertThat(seed).isEqualTo(firstSeed);
+    assertThat(provisioning.cloudInit(seed, "user-data"))
+        .hasValue("#cloud-config\nhostname: gpu-a07\n");
+    assertThat(provisioning.cloudInit(seed, "meta-data").orElseThrow())
+        .contains("instance-id: m-525400b10501-" + seed.substring(0, 8));
+    assertThat(provisioning.cloudInit(seed.substring(1) + "x", "user-data")).isEmpty();
 
     provisioning.release(id, "secure", "admin");
     assertThat(machines.get(id).state()).isEqualTo(MachineState.DISK_ERASING);
+    assertThat(provisioning.cloudInit(seed, "user-data")).as("no seed once released").isEmpty();
     assertThat(provisioning.kernelArguments(MAC)).containsEntry("erase", "secure");
     JsonObject erased =
         new JsonObject()

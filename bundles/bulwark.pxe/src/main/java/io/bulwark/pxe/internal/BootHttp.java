@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Deque;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -78,7 +79,8 @@ final class BootHttp implements AutoCloseable {
         new PathHandler(this::notFound)
             .addPrefixPath("/boot", boot)
             .addPrefixPath("/ipxe", this::script)
-            .addPrefixPath("/report", this::report);
+            .addPrefixPath("/report", this::report)
+            .addPrefixPath("/metadata", this::metadata);
     HttpHandler root =
         exchange -> {
           exchange.addExchangeCompleteListener(
@@ -141,7 +143,7 @@ final class BootHttp implements AutoCloseable {
     exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange
         .getResponseSender()
-        .send("not found: the provisioning plane serves /boot/, /ipxe/ and /report/\n");
+        .send("not found: the provisioning plane serves /boot/, /ipxe/, /report/ and /metadata/\n");
   }
 
   private void script(HttpServerExchange exchange) {
@@ -175,6 +177,32 @@ final class BootHttp implements AutoCloseable {
     exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
     exchange.getResponseSender().send(script.text());
+  }
+
+  static final java.util.regex.Pattern SEED =
+      java.util.regex.Pattern.compile("/([A-Za-z0-9_-]{43})/(user-data|meta-data|vendor-data)");
+
+  /**
+   * {@code GET /metadata/<seed>/<file>}: the NoCloud seed of a deployment, which the deployed OS's
+   * cloud-init reads (the boot environment writes this URL into the image's cloud-init
+   * configuration). The seed token is the deployment's own, 256 bits.
+   */
+  private void metadata(HttpServerExchange exchange) {
+    if (exchange.isInIoThread()) {
+      exchange.dispatch(this::metadata);
+      return;
+    }
+    java.util.regex.Matcher m = SEED.matcher(exchange.getRelativePath());
+    BootPlanner p = planner.get();
+    Optional<String> file =
+        m.matches() && p != null ? p.cloudInit(m.group(1), m.group(2)) : Optional.empty();
+    if (file.isEmpty()) {
+      notFound(exchange);
+      return;
+    }
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+    exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
+    exchange.getResponseSender().send(file.get());
   }
 
   private void report(HttpServerExchange exchange) {

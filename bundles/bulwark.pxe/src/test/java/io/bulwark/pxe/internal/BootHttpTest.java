@@ -187,6 +187,20 @@ class BootHttpTest {
   }
 
   @Test
+  void aDeploymentsCloudInitSeedIsServedUnderItsToken() throws Exception {
+    String token = "A".repeat(43);
+    planner.userData.put(token, "#cloud-config\nhostname: gpu-a07\n");
+
+    HttpResponse<byte[]> seed = get("/metadata/" + token + "/user-data", null);
+    assertThat(seed.statusCode()).isEqualTo(200);
+    assertThat(new String(seed.body(), StandardCharsets.UTF_8))
+        .isEqualTo("#cloud-config\nhostname: gpu-a07\n");
+    assertThat(get("/metadata/" + "B".repeat(43) + "/user-data", null).statusCode()).isEqualTo(404);
+    assertThat(get("/metadata/" + token + "/passwd", null).statusCode()).isEqualTo(404);
+    assertThat(get("/metadata/short/user-data", null).statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void onlyGetAndHeadOfKnownPathsAreServed() throws Exception {
     assertThat(get("/boot/../../etc/passwd", null).statusCode()).isEqualTo(404);
     assertThat(get("/boot/env", null).statusCode()).isEqualTo(404);

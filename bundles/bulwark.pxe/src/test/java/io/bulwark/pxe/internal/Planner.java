@@ -12,6 +12,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class Planner implements BootPlanner {
   final Map<String, BootPurpose> purposes = new ConcurrentHashMap<>();
   final List<BootReport> reports = new CopyOnWriteArrayList<>();
+  final Map<String, String> userData = new ConcurrentHashMap<>();
+
+  @Override
+  public java.util.Optional<String> cloudInit(String token, String file) {
+    return file.equals("user-data")
+        ? java.util.Optional.ofNullable(userData.get(token))
+        : java.util.Optional.empty();
+  }
 
   @Override
   public BootPurpose purpose(String mac) {
