@@ -72,7 +72,8 @@ class FleetAtScaleBrowserIT {
             .isEqualTo(Integer.toString(NODES));
         // The pointer over the first GPU of the first rows' nodes: the status line names node, GPU
         // and state. (The page redraws as findings change, so the events go to the canvas there is
-        // in one script; a node whose GPUs were not reported yet has no cells, so a few are tried.)
+        // in one script; a node whose GPUs were not reported yet has no cells, so points over the
+        // whole canvas are tried: on a loaded machine the first rows' nodes may be scraped last.)
         String hovered =
             wait.until(
                 d ->
@@ -81,9 +82,11 @@ class FleetAtScaleBrowserIT {
                             "const c = document.querySelector('#fleet-grid canvas.heatmap');"
                                 + "const r = c.getBoundingClientRect();"
                                 + "const s = document.getElementById('heatmap-status');"
-                                + "for (let k = 0; k < 100 && !s.textContent; k++) {"
+                                + "for (let k = 0; k < 400 && !s.textContent; k++) {"
                                 + "  c.dispatchEvent(new MouseEvent('mousemove',"
-                                + "    {clientX: r.left + 3 + k * 10, clientY: r.top + 3, bubbles: true}));"
+                                + "    {clientX: r.left + 3 + (k % 40) * (r.width - 6) / 40,"
+                                + "     clientY: r.top + 3 + Math.floor(k / 40) * (r.height - 6) / 10,"
+                                + "     bubbles: true}));"
                                 + "}"
                                 + "return s.textContent || null;"));
         assertThat(hovered).matches("gpu-node-\\d{4} GPU 0: \\w+.*");
