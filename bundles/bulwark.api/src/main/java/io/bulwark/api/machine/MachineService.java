@@ -98,6 +98,19 @@ public interface MachineService {
   List<MachineReadings> readings();
 
   /**
+   * Gives the machine its BMC, or a new one (an enlisted machine whose boot environment could not
+   * read its BMC; a replaced board): {@code username} and {@code password} are sealed into the
+   * secret store as for {@link #add}; the BMC's status is cleared and its certificate is pinned as
+   * {@code bmc} says or waits for an admin's approval at the next probe.
+   *
+   * @throws IllegalArgumentException if a value is unusable; the message says which
+   * @throws MachineRefusedException if a BMC operation is under way on the machine
+   * @throws java.util.NoSuchElementException if the machine is unknown
+   * @since 1.2
+   */
+  Machine setBmc(MachineId id, BmcEndpoint bmc, String username, char[] password, String by);
+
+  /**
    * Returns the hardware inventory the machine's BMC reported at its latest probe, if any.
    *
    * @since 1.1

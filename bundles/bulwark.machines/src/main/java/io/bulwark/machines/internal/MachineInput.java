@@ -95,41 +95,58 @@ final class MachineInput {
       }
       node = NodeId.of(nodeText);
     }
-    BmcEndpoint bmc = null;
-    String username = null;
-    char[] password = null;
+    Bmc bmc = new Bmc(null, null, null);
     Object bmcValue = body.getValue("bmc");
     if (bmcValue != null) {
       if (!(bmcValue instanceof JsonObject b)) {
         throw new IllegalArgumentException(
             "'bmc' is an object: {protocol, address, port, username, password}");
       }
-      BmcProtocol protocol =
-          BmcProtocol.parse(text(b, "protocol", "redfish"))
-              .orElseThrow(() -> new IllegalArgumentException("'bmc.protocol' is redfish or ipmi"));
-      int port = protocol.defaultPort();
-      Object p = b.getValue("port");
-      if (p != null && !(p instanceof String s && s.isBlank())) {
-        try {
-          port =
-              p instanceof Number n && n.intValue() == n.doubleValue()
-                  ? n.intValue()
-                  : Integer.parseInt(String.valueOf(p).strip());
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("'bmc.port' is a whole number, not '" + p + "'");
-        }
-      }
-      // A fingerprint known from the site's inventory is pinned at once; else the first probe shows
-      // it for an admin to approve.
-      String pin = text(b, "sha256", "").strip().toLowerCase(Locale.ROOT);
-      bmc = new BmcEndpoint(protocol, required(b, "address"), port, "", pin);
-      username = required(b, "username");
-      password = required(b, "password").toCharArray();
+      bmc = bmc(b);
     }
     return new Parsed(
-        new NewMachine(MachineId.of(idText), hostname, macs, bmc, rack, zone, tags, node),
-        username,
-        password);
+        new NewMachine(
+            MachineId.of(idText), hostname, macs, bmc.endpoint(), rack, zone, tags, node),
+        bmc.username(),
+        bmc.password());
+  }
+
+  /** The BMC of a machine and its credentials, as {@link #bmc(JsonObject)} reads them. */
+  record Bmc(BmcEndpoint endpoint, String username, char[] password) {
+    void clear() {
+      if (password != null) {
+        Arrays.fill(password, '\0');
+      }
+    }
+  }
+
+  /**
+   * Reads a BMC: {@code {protocol (redfish), address, port (the protocol's), username, password,
+   * sha256 (optional: a fingerprint to pin at once)}}. The caller clears the password.
+   *
+   * @throws IllegalArgumentException naming the field and value that cannot be used
+   */
+  static Bmc bmc(JsonObject b) {
+    BmcProtocol protocol =
+        BmcProtocol.parse(text(b, "protocol", "redfish"))
+            .orElseThrow(() -> new IllegalArgumentException("'bmc.protocol' is redfish or ipmi"));
+    int port = protocol.defaultPort();
+    Object p = b.getValue("port");
+    if (p != null && !(p instanceof String s && s.isBlank())) {
+      try {
+        port =
+            p instanceof Number n && n.intValue() == n.doubleValue()
+                ? n.intValue()
+                : Integer.parseInt(String.valueOf(p).strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'bmc.port' is a whole number, not '" + p + "'");
+      }
+    }
+    // A fingerprint known from the site's inventory is pinned at once; else the first probe shows
+    // it for an admin to approve.
+    String pin = text(b, "sha256", "").strip().toLowerCase(Locale.ROOT);
+    BmcEndpoint endpoint = new BmcEndpoint(protocol, required(b, "address"), port, "", pin);
+    return new Bmc(endpoint, required(b, "username"), required(b, "password").toCharArray());
   }
 
   /**

@@ -650,6 +650,47 @@ public final class MachineRegistry implements MachineService {
   }
 
   @Override
+  public synchronized Machine setBmc(
+      MachineId id, BmcEndpoint bmc, String username, char[] password, String by) {
+    Machine m = existing(id);
+    if (bmc == null || username == null || username.isBlank() || password == null) {
+      throw new IllegalArgumentException(
+          "a BMC needs an address, a user name and a password (machine " + id + ")");
+    }
+    if (!m.pending().isEmpty()) {
+      throw new MachineRefusedException(
+          id,
+          m.state(),
+          null,
+          "machine "
+              + id
+              + " has "
+              + m.pending()
+              + " under way at its BMC: wait for it to end, then set the BMC");
+    }
+    BmcEndpoint sealedAt =
+        new BmcEndpoint(
+            bmc.protocol(), bmc.address(), bmc.port(), secretName(id), bmc.pinnedSha256());
+    byte[] sealed = credential(username, password);
+    try {
+      secrets.put(sealedAt.credentialRef(), sealed);
+    } finally {
+      Arrays.fill(sealed, (byte) 0);
+    }
+    String why =
+        "BMC set to "
+            + bmc.protocol().name().toLowerCase(java.util.Locale.ROOT)
+            + " "
+            + bmc.address()
+            + ":"
+            + bmc.port()
+            + " by "
+            + by;
+    return save(
+        m, m.withBmc(sealedAt).withBmcStatus(PowerState.UNKNOWN, "", ""), "set-bmc", by, why);
+  }
+
+  @Override
   public synchronized Machine operate(MachineId id, MachineOperation op, String reason, String by) {
     Machine m = existing(id);
     Optional<String> refused = refusal(m, op);

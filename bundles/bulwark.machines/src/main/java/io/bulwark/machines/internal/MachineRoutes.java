@@ -100,6 +100,7 @@ public final class MachineRoutes implements RouteContributor {
         ApiRoute.get("/api/v1/machines/:machine/inventory", any, this::inventory),
         ApiRoute.get("/api/v1/machines/:machine/sensors/history", any, this::sensorHistory),
         ApiRoute.post("/api/v1/machines/:machine/pin-certificate", admin, this::pin),
+        ApiRoute.put("/api/v1/machines/:machine/bmc", admin, this::setBmc),
         ApiRoute.post("/api/v1/machines/:machine/:operation", operators, this::operate),
         ApiRoute.delete("/api/v1/machines/:machine", admin, this::delete));
   }
@@ -484,6 +485,45 @@ public final class MachineRoutes implements RouteContributor {
           ctx, json(machines.pinCertificate(m.id(), sha256, ApiRequest.caller(ctx).name())));
     } catch (MachineRefusedException e) {
       refused(ctx, "machine.pin-certificate", m, details, e.getMessage());
+    }
+  }
+
+  /**
+   * Gives the machine its BMC: {@code {protocol, address, port, username, password, sha256}} as for
+   * an added machine. The credentials are sealed, never logged nor audited.
+   */
+  void setBmc(RoutingContext ctx) {
+    Machine m = existing(ctx);
+    MachineInput.Bmc in;
+    try {
+      in = MachineInput.bmc(ApiRequest.body(ctx));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidBody(e.getMessage());
+    }
+    try {
+      Map<String, String> details = new TreeMap<>();
+      details.put("bmc", in.endpoint().toString());
+      details.put("before", m.bmc() == null ? "" : m.bmc().toString());
+      audit.append(event(ctx, "machine.set-bmc", m.id().value(), AuditOutcome.SUCCESS, details));
+      try {
+        ApiRequest.json(
+            ctx,
+            json(
+                machines.setBmc(
+                    m.id(),
+                    in.endpoint(),
+                    in.username(),
+                    in.password(),
+                    ApiRequest.caller(ctx).name())));
+      } catch (MachineRefusedException e) {
+        refused(ctx, "machine.set-bmc", m, details, e.getMessage());
+      } catch (IllegalArgumentException e) {
+        details.put("error", e.getMessage());
+        audit.append(event(ctx, "machine.set-bmc", m.id().value(), AuditOutcome.FAILURE, details));
+        throw ApiProblem.invalidBody(e.getMessage());
+      }
+    } finally {
+      in.clear();
     }
   }
 

@@ -178,6 +178,47 @@ class MachineBmcTest {
   }
 
   @Test
+  void anEnlistedMachineGivenItsBmcByAnAdminIsPoweredThroughIt() throws Exception {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      MachineRegistry r = registry(store);
+      MachineId id = MachineId.of("m-525400b10501");
+      r.add(
+          new NewMachine(
+              id, "node-525400b10501", List.of("52:54:00:b1:05:01"), null, "", "", Set.of(), null),
+          null,
+          null,
+          "provisioning");
+      assertThat(r.refusal(id, MachineOperation.POWER_ON)).isPresent();
+      assertThatThrownBy(
+              () ->
+                  r.setBmc(
+                      id,
+                      new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "", ""),
+                      "",
+                      "x".toCharArray(),
+                      "admin"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("user name");
+      Machine set =
+          r.setBmc(
+              id,
+              new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "", fingerprint()),
+              "root",
+              "calvin-7".toCharArray(),
+              "admin");
+      assertThat(set.bmc().credentialRef()).isEqualTo(MachineRegistry.secretName(id));
+      assertThat(set.bmc().pinnedSha256()).isEqualTo(fingerprint());
+      assertThat(secrets.get(set.bmc().credentialRef())).isPresent();
+      r.operate(id, MachineOperation.POWER_OFF, "", "admin");
+      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      await(() -> "Off".equals(bmc.get("/redfish/v1/Systems/437XR1138R2").getString("PowerState")));
+      assertThat(r.machine(id).orElseThrow().bmcError()).isEmpty();
+      assertThat(r.history(id, 10).stream().map(MachineEvent::reason))
+          .anyMatch(w -> w.equals("BMC set to redfish 127.0.0.1:" + bmc.port() + " by admin"));
+    }
+  }
+
+  @Test
   void pinnedBmcsAreReadForPowerSensorsAndTheEventLogIntoTelemetryAndLinkedToTheirNode()
       throws Exception {
     try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {

@@ -132,6 +132,16 @@ final class PolledMachines implements MachineService {
   }
 
   @Override
+  public Machine setBmc(
+      MachineId id,
+      io.bulwark.api.machine.BmcEndpoint bmc,
+      String username,
+      char[] password,
+      String by) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
   public Machine pinCertificate(MachineId id, String sha256, String by) {
     throw new UnsupportedOperationException();
   }
