@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs the hardware tests in /usr/lib/bulwark/tests whose tags match the mode (commissioning runs
-# those tagged "commissioning"), each under its timeout, and prints their results as JSON.
+# Runs the hardware tests in /usr/lib/bulwark/tests that the boot is for (commissioning runs those
+# tagged "commissioning"; testing those named, or tagged with a word, in bulwark.tests, else those of
+# commissioning), each under its timeout, and prints their results as JSON.
 # A test declares itself in comment lines at its top:
 #   # name: disk-read
 #   # tags: commissioning,disk
@@ -12,14 +13,18 @@ meta() {
 }
 
 run_tests() {
-  tag=commissioning
-  [ "$1" = test ] && tag=${BW_TESTS:-commissioning}
+  chosen=commissioning
+  [ "$1" = test ] && chosen=${BW_TESTS:-commissioning}
   printf '['
   sep=""
   for t in /usr/lib/bulwark/tests/*.sh; do
     name=$(meta "$t" name)
     tags=$(meta "$t" tags)
-    case ",$tags," in *",$tag,"*) ;; *) continue ;; esac
+    wanted=""
+    for word in $(echo "$chosen" | tr ',' ' '); do
+      case ",$name,$tags," in *",$word,"*) wanted=yes ;; esac
+    done
+    [ -n "$wanted" ] || continue
     limit=$(meta "$t" timeout)
     log "test $name (timeout ${limit:-600} s)"
     start=$(date +%s)

@@ -1,5 +1,6 @@
 package io.bulwark.api.provisioning;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.osgi.annotation.versioning.ConsumerType;
@@ -24,8 +25,9 @@ public interface BootPlanner {
   /**
    * Returns what the boot environment needs besides its mode for the machine's boot, as kernel
    * arguments without their {@code bulwark.} prefix (e.g. {@code image}: a path under the plane's
-   * {@code /boot/}, {@code sha256}, {@code size}, {@code erase}); values are words, paths and hex
-   * digits only, and never secret. Empty by default.
+   * {@code /boot/}, {@code sha256}, {@code size}, {@code erase}, {@code tests}: a comma-separated
+   * list); values are words, paths, comma-separated words and hex digits only, and never secret.
+   * Empty by default.
    */
   default Map<String, String> kernelArguments(String mac) {
     return Map.of();
@@ -40,6 +42,15 @@ public interface BootPlanner {
   default Optional<String> cloudInit(String token, String file) {
     return Optional.empty();
   }
+
+  /**
+   * Takes lines the boot environment of the machine with hardware address {@code mac} logged during
+   * a boot whose token the plane has checked (and not used up), for an operator to read while it
+   * runs and after it stopped or missed its report. Ignored by default.
+   *
+   * @since 1.1
+   */
+  default void progress(String mac, List<String> lines) {}
 
   /**
    * Takes a report whose one-time token the plane has checked, and returns a line of text for the

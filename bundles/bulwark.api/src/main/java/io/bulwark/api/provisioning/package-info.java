@@ -6,7 +6,7 @@
  * token of that boot has been checked.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.api.provisioning;
 
 import org.osgi.annotation.bundle.Export;

@@ -95,18 +95,130 @@ public final class Provisioning implements BootPlanner {
     sweeper.shutdownNow();
   }
 
-  /** A release without erasure has nothing to boot: it ends at once. */
+  /**
+   * Moves the operations under way along: a release without erasure has nothing to boot and ends at
+   * once; a machine with a BMC that has to boot the boot environment gets its next boot set to the
+   * network and is powered on (or cycled) through its BMC; one leaving rescue mode is restarted to
+   * its disk.
+   */
   void sweep() {
-    try {
-      for (Machine m : machines.machines()) {
+    for (Machine m : machines.machines()) {
+      try {
         if (m.state() == MachineState.RELEASING) {
           machines.complete(m.id(), "released", BY);
           LOG.info(() -> m.id().value() + " released: Ready");
+        } else if (NETWORK_BOOTS.contains(m.state())
+            || m.state() == MachineState.EXITING_RESCUE_MODE) {
+          power(m);
+        }
+      } catch (RuntimeException e) {
+        LOG.warning(
+            "Could not move machine "
+                + m.id().value()
+                + " ("
+                + m.state().label()
+                + ") along: "
+                + e.getMessage()
+                + "; retried in 2 s");
+      }
+    }
+  }
+
+  /** The states in which a machine boots the boot environment over the network. */
+  static final Set<MachineState> NETWORK_BOOTS =
+      java.util.EnumSet.of(
+          MachineState.COMMISSIONING,
+          MachineState.TESTING,
+          MachineState.DEPLOYING,
+          MachineState.DISK_ERASING,
+          MachineState.ENTERING_RESCUE_MODE);
+
+  /**
+   * One step of powering the machine for its operation: set the next boot (network, or disk when
+   * leaving rescue mode), then power on or cycle, each stored before it is asked of the BMC and
+   * each waiting for the one before to end. A BMC that refuses fails the operation with its words.
+   * A machine without a BMC is left to boot by itself (or by hand), as the operator was told.
+   */
+  private void power(Machine m) {
+    boolean exiting = m.state() == MachineState.EXITING_RESCUE_MODE;
+    if (m.bmc() == null) {
+      if (exiting) {
+        machines.complete(
+            m.id(), "rescue mode ended; it has no BMC: restart it by hand to boot its disk", BY);
+      }
+      return;
+    }
+    if (!m.pending().isEmpty()) {
+      return;
+    }
+    PowerStep step = store.read(r -> r.map(PowerStep.MAP).get(m.id().value()));
+    String stage = step != null && step.since().equals(m.stateSince()) ? step.stage() : "";
+    if (!stage.isEmpty()) {
+      Optional<String> failed = lastBmcFailure(m, stage);
+      if (failed.isPresent()) {
+        machines.fail(
+            m.id(),
+            "its BMC did not "
+                + (stage.equals(PowerStep.BOOT_SET) ? "set the next boot" : "power it")
+                + ": "
+                + failed.get(),
+            BY);
+        return;
+      }
+    }
+    switch (stage) {
+      case "" -> {
+        mark(m, PowerStep.BOOT_SET);
+        machines.setNextBoot(
+            m.id(),
+            exiting ? io.bulwark.api.bmc.BootDevice.DISK : io.bulwark.api.bmc.BootDevice.PXE,
+            true,
+            m.state().label() + ": boot " + (exiting ? "its disk" : "the boot environment"),
+            BY);
+      }
+      case PowerStep.BOOT_SET -> {
+        mark(m, PowerStep.POWERED);
+        MachineOperation op =
+            m.power() == io.bulwark.api.machine.PowerState.OFF
+                ? MachineOperation.POWER_ON
+                : MachineOperation.POWER_CYCLE;
+        machines.operate(m.id(), op, m.state().label() + ": " + op.apiName(), BY);
+      }
+      case PowerStep.POWERED -> {
+        if (exiting) {
+          machines.complete(m.id(), "rescue mode ended: restarted to its disk", BY);
         }
       }
-    } catch (RuntimeException e) {
-      LOG.warning("Release sweep failed; retried in 2 s: " + e.getMessage());
+      default -> {}
     }
+  }
+
+  private void mark(Machine m, String stage) {
+    store.write(
+        "keep the power step of " + m.id().value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(PowerStep.MAP)
+              .put(m.id().value(), new PowerStep(m.id().value(), m.stateSince(), stage));
+          return null;
+        });
+  }
+
+  /** Returns the BMC's refusal of the request the stage made, if the history shows one. */
+  private Optional<String> lastBmcFailure(Machine m, String stage) {
+    List<io.bulwark.api.machine.MachineEvent> recent = machines.history(m.id(), 3);
+    if (recent.isEmpty()) {
+      return Optional.empty();
+    }
+    io.bulwark.api.machine.MachineEvent last = recent.get(recent.size() - 1);
+    boolean ours =
+        stage.equals(PowerStep.BOOT_SET)
+            ? last.operation().equals("set-boot failed")
+            : last.operation().equals("power-on failed")
+                || last.operation().equals("power-cycle failed");
+    return ours && !last.at().isBefore(m.stateSince())
+        ? Optional.of(last.reason())
+        : Optional.empty();
   }
 
   ImageStore images() {
@@ -270,6 +382,12 @@ public final class Provisioning implements BootPlanner {
           "size", Long.toString(d.get().size()),
           "seed", d.get().seed());
     }
+    if (m.get().state() == MachineState.TESTING) {
+      TestChoice choice = store.read(r -> r.map(TestChoice.MAP).get(m.get().id().value()));
+      return choice == null || choice.tests().isEmpty()
+          ? Map.of()
+          : Map.of("tests", String.join(",", choice.tests()));
+    }
     if (m.get().state() == MachineState.DISK_ERASING) {
       String mode = d.map(DeploymentRecord::erase).filter(e -> !e.equals("none")).orElse("quick");
       return Map.of("erase", mode);
@@ -330,7 +448,11 @@ public final class Provisioning implements BootPlanner {
     } catch (DecodeException | ClassCastException e) {
       throw new IllegalArgumentException("the report is not a JSON object: " + e.getMessage());
     }
+    if (body.getBoolean("failed", false)) {
+      return stopped(report, body);
+    }
     return switch (report.purpose()) {
+      case RESCUE -> rescued(report);
       case ENLIST -> enlist(report, body);
       case COMMISSION, TEST -> tested(report, body);
       case DEPLOY -> deployed(report, body);
@@ -339,6 +461,119 @@ public final class Provisioning implements BootPlanner {
           throw new IllegalArgumentException(
               "reports of " + report.purpose().mode() + " are not taken by this appliance yet");
     };
+  }
+
+  /**
+   * The boot environment stopped short of its work ({@code {"failed": true, "reason": "…"}}): the
+   * operation fails now, with the reason and the last lines it logged, rather than at its timeout.
+   */
+  private String stopped(BootReport report, JsonObject body) {
+    String reason = body.getString("reason", "no reason given");
+    reason = reason.length() > 300 ? reason.substring(0, 300) : reason;
+    Optional<Machine> m = byMac(report.mac());
+    String key = m.map(x -> x.id().value()).orElse(report.mac());
+    BootLog log = store.read(r -> r.map(BootLog.MAP).get(key));
+    String tail = log == null ? "" : log.tail(3);
+    if (m.isEmpty() || !m.get().state().isTransient()) {
+      LOG.warning(
+          "The boot environment of "
+              + report.mac()
+              + " stopped ("
+              + report.purpose().mode()
+              + "): "
+              + reason
+              + (tail.isEmpty() ? "" : "; last lines: " + tail));
+      return "noted: " + reason;
+    }
+    String why =
+        report.purpose().mode()
+            + " stopped on the machine: "
+            + reason
+            + (tail.isEmpty() ? "" : " (last lines: " + tail + ")");
+    try {
+      machines.fail(m.get().id(), why, BY);
+    } catch (MachineRefusedException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+    LOG.warning(m.get().id().value() + ": " + why);
+    return "failed: " + m.get().id().value() + " is " + m.get().state().failedState().label();
+  }
+
+  /** The boot environment is up with a console for the admin: the machine is in rescue mode. */
+  private String rescued(BootReport report) {
+    Machine m = expect(report, MachineState.ENTERING_RESCUE_MODE);
+    try {
+      machines.complete(m.id(), "rescue mode: the boot environment's console is open", BY);
+    } catch (MachineRefusedException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+    return m.id().value() + " is in rescue mode: log in on its console";
+  }
+
+  @Override
+  public void progress(String mac, List<String> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    Optional<Machine> m = byMac(mac);
+    String key = m.map(x -> x.id().value()).orElse(mac);
+    String boot = m.map(x -> x.state().apiName() + "@" + x.stateSince()).orElse("enlist");
+    List<String> clean =
+        lines.stream()
+            .limit(BootLog.LINES)
+            .map(l -> l.replaceAll("[\\p{Cntrl}]", " ").strip())
+            .map(
+                l ->
+                    l.length() > BootLog.LINE_CHARACTERS
+                        ? l.substring(0, BootLog.LINE_CHARACTERS)
+                        : l)
+            .filter(l -> !l.isEmpty())
+            .toList();
+    Instant now = Instant.now();
+    store.write(
+        "keep the boot log of " + key,
+        WritePriority.ROUTINE,
+        w -> {
+          BootLog before = w.map(BootLog.MAP).get(key);
+          BootLog after =
+              (before == null ? new BootLog(key, boot, List.of(), now) : before)
+                  .with(boot, clean, now);
+          w.map(BootLog.MAP).put(key, after);
+          return null;
+        });
+  }
+
+  /** Returns the last lines the machine's boot environment logged, if any. */
+  Optional<BootLog> bootLog(String key) {
+    return Optional.ofNullable(store.read(r -> r.map(BootLog.MAP).get(key)));
+  }
+
+  /**
+   * Tests a Ready (or Deployed, or failed-testing) machine again with the chosen tests: names or
+   * tags; empty for those of commissioning.
+   */
+  Machine test(MachineId id, List<String> tests, String by) {
+    TestChoice choice = new TestChoice(id.value(), tests, Instant.now());
+    machines
+        .machine(id)
+        .orElseThrow(() -> new java.util.NoSuchElementException("no machine " + id.value()));
+    Optional<String> refused = machines.refusal(id, MachineOperation.TEST);
+    if (refused.isPresent()) {
+      throw new MachineRefusedException(
+          id, machines.machine(id).orElseThrow().state(), MachineOperation.TEST, refused.get());
+    }
+    store.write(
+        "keep the tests chosen for " + id.value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(TestChoice.MAP).put(id.value(), choice);
+          return null;
+        });
+    return machines.operate(
+        id,
+        MachineOperation.TEST,
+        "test: " + (tests.isEmpty() ? "the commissioning tests" : String.join(", ", tests)),
+        by);
   }
 
   private String enlist(BootReport report, JsonObject inventory) {

@@ -58,7 +58,9 @@ public final class ProvisioningRoutes implements RouteContributor {
         ApiRoute.get("/api/v1/images", ApiRoute.ANY_ROLE, this::images),
         ApiRoute.get("/api/v1/provisioning/machines", ApiRoute.ANY_ROLE, this::machines),
         ApiRoute.post("/api/v1/provisioning/machines/:machine/deploy", OPERATORS, this::deploy),
-        ApiRoute.post("/api/v1/provisioning/machines/:machine/release", OPERATORS, this::release));
+        ApiRoute.post("/api/v1/provisioning/machines/:machine/release", OPERATORS, this::release),
+        ApiRoute.post("/api/v1/provisioning/machines/:machine/test", OPERATORS, this::test),
+        ApiRoute.get("/api/v1/machines/:machine/boot-log", ApiRoute.ANY_ROLE, this::bootLog));
   }
 
   /** Every machine the boot environment has reported, with its state and its last report. */
@@ -87,6 +89,14 @@ public final class ProvisioningRoutes implements RouteContributor {
                           .put("erase", d.erase())
                           .put("outcome", d.outcome())
                           .put("at", d.at().toString())));
+      provisioning
+          .bootLog(r.machine())
+          .ifPresent(
+              l ->
+                  m.put(
+                      "lastLog",
+                      new JsonArray(
+                          l.lines().subList(Math.max(0, l.lines().size() - 5), l.lines().size()))));
       list.add(m);
     }
     ApiRequest.json(ctx, new JsonObject().put("machines", list));
@@ -176,6 +186,51 @@ public final class ProvisioningRoutes implements RouteContributor {
         id,
         Map.of("erase", erase),
         by -> provisioning.release(id, erase, by));
+  }
+
+  /** Tests the machine again: {@code {"tests": [names or tags]}}, none for commissioning's. */
+  private void test(RoutingContext ctx) {
+    MachineId id = id(ctx);
+    Object value = ApiRequest.body(ctx).getValue("tests");
+    List<String> tests = new java.util.ArrayList<>();
+    if (value != null) {
+      if (!(value instanceof JsonArray a) || a.size() > 32) {
+        throw ApiProblem.invalidBody("'tests' is a list of at most 32 test names or tags");
+      }
+      for (Object o : a) {
+        String t = String.valueOf(o).strip();
+        if (!TestChoice.WORD.matcher(t).matches()) {
+          throw ApiProblem.invalidBody(
+              "'" + t + "' is no test name or tag (lower-case letters, digits, '-' and '_')");
+        }
+        tests.add(t);
+      }
+    }
+    change(
+        ctx,
+        "machine.test",
+        id,
+        Map.of("tests", String.join(",", tests)),
+        by -> provisioning.test(id, tests, by));
+  }
+
+  /** The last lines the machine's boot environment logged in its latest boot. */
+  private void bootLog(RoutingContext ctx) {
+    MachineId id = id(ctx);
+    BootLog l =
+        provisioning
+            .bootLog(id.value())
+            .orElseThrow(
+                () ->
+                    ApiProblem.notFound(
+                        "the boot environment of " + id.value() + " has logged nothing yet"));
+    ApiRequest.json(
+        ctx,
+        new JsonObject()
+            .put("machine", id.value())
+            .put("boot", l.mode())
+            .put("at", l.at().toString())
+            .put("lines", new JsonArray(l.lines())));
   }
 
   private void hardware(RoutingContext ctx) {

@@ -74,10 +74,27 @@ class ProvisioningTest {
                           case DEPLOY -> MachineState.DEPLOYING;
                           case RELEASE -> MachineState.RELEASING;
                           case ERASE_DISKS -> MachineState.DISK_ERASING;
+                          case TEST -> MachineState.TESTING;
+                          case POWER_ON, POWER_CYCLE -> null;
                           default -> throw new UnsupportedOperationException(args[1].toString());
                         };
+                    if (to == null) {
+                      String op = ((io.bulwark.api.machine.MachineOperation) args[1]).apiName();
+                      bmcCalls.add(op);
+                      event(id, bmcFails ? op + " failed" : op + " done", "BMC: 401 Unauthorized");
+                      yield machines.get(id);
+                    }
                     yield move(id, to, (String) args[2]);
                   }
+                  case "setNextBoot" -> {
+                    MachineId id = (MachineId) args[0];
+                    bmcCalls.add("set-boot " + args[1]);
+                    event(id, "set-boot done", "");
+                    yield machines.get(id);
+                  }
+                  case "history" ->
+                      List.copyOf(history.getOrDefault((MachineId) args[0], List.of()));
+                  case "refusal" -> java.util.Optional.empty();
                   case "add" -> {
                     NewMachine n = (NewMachine) args[0];
                     Machine m = machine(n.id(), n.macs(), MachineState.NEW);
@@ -97,15 +114,36 @@ class ProvisioningTest {
   }
 
   private static MachineState done(MachineState s) {
-    return s == MachineState.DEPLOYING ? MachineState.DEPLOYED : MachineState.READY;
+    return switch (s) {
+      case DEPLOYING -> MachineState.DEPLOYED;
+      case ENTERING_RESCUE_MODE -> MachineState.RESCUE_MODE;
+      case EXITING_RESCUE_MODE -> MachineState.DEPLOYED;
+      default -> MachineState.READY;
+    };
   }
 
   private static MachineState failed(MachineState s) {
     return switch (s) {
       case DEPLOYING -> MachineState.FAILED_DEPLOYMENT;
       case DISK_ERASING -> MachineState.FAILED_DISK_ERASING;
+      case TESTING -> MachineState.FAILED_TESTING;
+      case ENTERING_RESCUE_MODE -> MachineState.FAILED_ENTERING_RESCUE_MODE;
       default -> MachineState.FAILED_COMMISSIONING;
     };
+  }
+
+  final List<String> bmcCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final Map<MachineId, List<io.bulwark.api.machine.MachineEvent>> history =
+      new ConcurrentHashMap<>();
+  volatile boolean bmcFails;
+
+  private void event(MachineId id, String operation, String reason) {
+    Machine m = machines.get(id);
+    history
+        .computeIfAbsent(id, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        .add(
+            new io.bulwark.api.machine.MachineEvent(
+                1, id, Instant.now(), operation, m.state(), m.state(), "bulwark", reason));
   }
 
   private Machine move(MachineId id, MachineState to, String reason) {
@@ -251,6 +289,125 @@ class ProvisioningTest {
     // A report for a machine that is not commissioning is refused.
     assertThatThrownBy(() -> provisioning.report(report(BootPurpose.COMMISSION, passing.encode())))
         .hasMessageContaining("not Commissioning");
+  }
+
+  private Machine withBmc(MachineId id, PowerState power) {
+    Machine m =
+        machines
+            .get(id)
+            .withBmc(
+                new io.bulwark.api.machine.BmcEndpoint(
+                    io.bulwark.api.machine.BmcProtocol.REDFISH,
+                    "10.0.0.7",
+                    443,
+                    "machine/" + id.value(),
+                    "ab".repeat(32)))
+            .withBmcStatus(power, "", "");
+    machines.put(id, m);
+    return m;
+  }
+
+  @Test
+  void aMachineWithABmcIsSetToBootTheNetworkThenPoweredOnceEvenAcrossARestart() {
+    provisioning.stop();
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    withBmc(id, PowerState.OFF);
+    move(id, MachineState.COMMISSIONING, "commission");
+    provisioning.sweep();
+    assertThat(bmcCalls).containsExactly("set-boot PXE");
+    provisioning.sweep();
+    assertThat(bmcCalls).as("powered on: it was off").containsExactly("set-boot PXE", "power-on");
+    provisioning.sweep();
+    Provisioning restarted =
+        new Provisioning(
+            service(),
+            store,
+            audit,
+            new ImageStore(dir.resolve("images"), List.of(dir.resolve("keys"))));
+    restarted.stop();
+    restarted.sweep();
+    assertThat(bmcCalls).as("nothing asked twice").hasSize(2);
+
+    // The next operation starts over; a machine that is on is power-cycled. A BMC that refuses
+    // fails the operation with its words.
+    machines.put(id, machines.get(id).withBmcStatus(PowerState.ON, "", ""));
+    move(id, MachineState.DEPLOYING, "deploy");
+    bmcFails = true;
+    restarted.sweep();
+    restarted.sweep();
+    assertThat(bmcCalls).endsWith("set-boot PXE", "power-cycle");
+    restarted.sweep();
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.FAILED_DEPLOYMENT);
+    assertThat(machines.get(id).stateReason())
+        .isEqualTo("its BMC did not power it: BMC: 401 Unauthorized");
+  }
+
+  @Test
+  void aBootThatStopsFailsAtOnceWithItsReasonAndLastLogLines() {
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    move(id, MachineState.COMMISSIONING, "commission");
+    List<String> lines = new java.util.ArrayList<>();
+    for (int i = 1; i <= 45; i++) {
+      lines.add("bulwark: step " + i + (i == 45 ? "\u0007" : ""));
+    }
+    provisioning.progress(MAC, lines.subList(0, 20));
+    provisioning.progress(MAC, lines.subList(20, 45));
+    BootLog log = provisioning.bootLog(id.value()).orElseThrow();
+    assertThat(log.lines()).hasSize(BootLog.LINES).startsWith("bulwark: step 6");
+    assertThat(log.lines()).last().isEqualTo("bulwark: step 45");
+
+    String answer =
+        provisioning.report(
+            report(
+                BootPurpose.COMMISSION,
+                new JsonObject()
+                    .put("failed", true)
+                    .put("reason", "the appliance did not take the commission report")
+                    .encode()));
+    assertThat(answer).contains("Failed commissioning");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.FAILED_COMMISSIONING);
+    assertThat(machines.get(id).stateReason())
+        .isEqualTo(
+            "commission stopped on the machine: the appliance did not take the commission report"
+                + " (last lines: bulwark: step 43 | bulwark: step 44 | bulwark: step 45)");
+    assertThat(List.copyOf(audit.records))
+        .anySatisfy(
+            r -> {
+              assertThat(r.event().action()).isEqualTo("provisioning.report-commission");
+              assertThat(r.event().actor()).isEqualTo("boot-environment:" + MAC);
+            });
+  }
+
+  @Test
+  void testingRunsTheChosenTestsAndRescueModeIsEnteredByItsReport() {
+    provisioning.stop();
+    provisioning.report(report(BootPurpose.ENLIST, inventory(MAC).encode()));
+    MachineId id = MachineId.of("m-525400b10501");
+    move(id, MachineState.READY, "commissioned");
+    assertThatThrownBy(() -> provisioning.test(id, List.of("Disk Read"), "ops"))
+        .hasMessageContaining("no test name or tag");
+    provisioning.test(id, List.of("disk-read", "memory"), "ops");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.TESTING);
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.TEST);
+    assertThat(provisioning.kernelArguments(MAC)).containsEntry("tests", "disk-read,memory");
+    JsonObject results =
+        new JsonObject()
+            .put("inventory", inventory(MAC))
+            .put("results", new JsonArray().add(test("disk-read", 0, "vda: 64 MiB read")));
+    assertThat(provisioning.report(report(BootPurpose.TEST, results.encode())))
+        .contains("testing passed");
+
+    move(id, MachineState.ENTERING_RESCUE_MODE, "rescue");
+    assertThat(provisioning.purpose(MAC)).isEqualTo(BootPurpose.RESCUE);
+    assertThat(provisioning.report(report(BootPurpose.RESCUE, "{\"console\":\"ttyS0\"}")))
+        .contains("rescue mode");
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.RESCUE_MODE);
+    move(id, MachineState.EXITING_RESCUE_MODE, "exit rescue");
+    provisioning.sweep();
+    assertThat(machines.get(id).state()).isEqualTo(MachineState.DEPLOYED);
+    assertThat(machines.get(id).stateReason()).contains("no BMC: restart it by hand");
   }
 
   @Test

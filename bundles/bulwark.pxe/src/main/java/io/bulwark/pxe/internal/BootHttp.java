@@ -46,6 +46,7 @@ final class BootHttp implements AutoCloseable {
   final LongAdder scripts = new LongAdder();
   final LongAdder reports = new LongAdder();
   final LongAdder refusedReports = new LongAdder();
+  final LongAdder logLines = new LongAdder();
   final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
 
   /** The last script purpose each MAC was given (what the tests and the UI show). */
@@ -80,6 +81,7 @@ final class BootHttp implements AutoCloseable {
             .addPrefixPath("/boot", boot)
             .addPrefixPath("/ipxe", this::script)
             .addPrefixPath("/report", this::report)
+            .addExactPath("/log", this::log)
             .addPrefixPath("/metadata", this::metadata);
     HttpHandler root =
         exchange -> {
@@ -88,7 +90,9 @@ final class BootHttp implements AutoCloseable {
                 statuses.computeIfAbsent(ex.getStatusCode(), k -> new LongAdder()).increment();
                 next.proceed();
               });
-          boolean report = exchange.getRequestPath().startsWith("/report/");
+          boolean report =
+              exchange.getRequestPath().startsWith("/report/")
+                  || exchange.getRequestPath().equals("/log");
           boolean allowed =
               report
                   ? exchange.getRequestMethod().equals(Methods.POST)
@@ -277,6 +281,53 @@ final class BootHttp implements AutoCloseable {
                     ex,
                     StatusCodes.BAD_REQUEST,
                     "the report could not be read: " + e.getMessage()));
+  }
+
+  /** Log lines of a boot whose token is still good: POST /log?token=&mac=, one line per line. */
+  private void log(HttpServerExchange exchange) {
+    if (exchange.isInIoThread()) {
+      exchange.dispatch(this::log);
+      return;
+    }
+    String mac = param(exchange, "mac");
+    if (mac == null || !BootScripts.MAC.matcher(mac.replace(':', '-')).matches()) {
+      refuse(exchange, StatusCodes.NOT_FOUND, "no such log: POST /log?token=&mac=");
+      return;
+    }
+    String why = tokens.check(param(exchange, "token"), mac);
+    if (why != null) {
+      refuse(exchange, StatusCodes.FORBIDDEN, why);
+      return;
+    }
+    BootPlanner p = planner.get();
+    if (p == null) {
+      refuse(
+          exchange,
+          StatusCodes.SERVICE_UNAVAILABLE,
+          "provisioning is not running on the appliance");
+      return;
+    }
+    exchange
+        .getRequestReceiver()
+        .receiveFullBytes(
+            (ex, body) -> {
+              try {
+                p.progress(
+                    mac,
+                    java.util.Arrays.asList(new String(body, StandardCharsets.UTF_8).split("\n")));
+                logLines.increment();
+                ex.setStatusCode(StatusCodes.NO_CONTENT);
+                ex.endExchange();
+              } catch (RuntimeException e) {
+                refuse(
+                    ex,
+                    StatusCodes.SERVICE_UNAVAILABLE,
+                    "the appliance could not keep it: " + e.getMessage());
+              }
+            },
+            (ex, e) ->
+                refuse(
+                    ex, StatusCodes.BAD_REQUEST, "the log could not be read: " + e.getMessage()));
   }
 
   private void refuse(HttpServerExchange exchange, int status, String why) {

@@ -46,7 +46,7 @@ final class BootScripts {
     StringBuilder s = new StringBuilder();
     for (var e : new java.util.TreeMap<>(p.kernelArguments(mac)).entrySet()) {
       if (!e.getKey().matches("[a-z][a-z0-9-]{0,31}")
-          || !e.getValue().matches("[A-Za-z0-9._/-]{1,255}")) {
+          || !e.getValue().matches("[A-Za-z0-9._/,-]{1,255}")) {
         throw new IllegalArgumentException(
             "kernel argument "
                 + e.getKey()

@@ -67,6 +67,24 @@ final class BootTokens {
     return null;
   }
 
+  /**
+   * Checks {@code token} for a boot of {@code mac} without using it up (for the boot's log lines);
+   * returns null if it is good, else why it is refused.
+   */
+  String check(String token, String mac) {
+    if (token == null || token.isEmpty()) {
+      return "no boot token";
+    }
+    Issued issued = tokens.get(token);
+    if (issued == null || !issued.mac().equals(mac)) {
+      return "unknown or used boot token";
+    }
+    if (!issued.expires().isAfter(clock.instant())) {
+      return "the boot token has expired";
+    }
+    return null;
+  }
+
   int size() {
     return tokens.size();
   }

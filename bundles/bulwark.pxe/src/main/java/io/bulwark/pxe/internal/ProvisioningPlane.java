@@ -255,6 +255,12 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
     reports.put("taken", http.reports);
     reports.put("refused", http.refusedReports);
     labelled(s, "bulwark_pxe_http_reports_total", "outcome", reports);
+    family(
+        s,
+        "bulwark_pxe_http_log_posts_total",
+        "counter",
+        "Log lines posted by boot environments, in posts taken.");
+    s.append("bulwark_pxe_http_log_posts_total ").append(http.logLines.sum()).append('\n');
     return s.toString();
   }
 

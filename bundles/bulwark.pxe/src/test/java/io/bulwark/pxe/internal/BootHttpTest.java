@@ -187,6 +187,26 @@ class BootHttpTest {
   }
 
   @Test
+  void logLinesAreTakenWithTheTokenOfTheBootWithoutUsingItUp() throws Exception {
+    String token =
+        token(new String(get("/ipxe/52-54-00-00-00-01.ipxe", null).body(), StandardCharsets.UTF_8));
+    String query = "?token=" + token + "&mac=52:54:00:00:00:01";
+    HttpResponse<String> logged = post("/log" + query, "bulwark: eth0 is up\nbulwark: test memory");
+    assertThat(logged.statusCode()).as(logged.body()).isEqualTo(204);
+    assertThat(post("/log?token=" + token + "&mac=52:54:00:00:00:09", "x").statusCode())
+        .as("another MAC")
+        .isEqualTo(403);
+    assertThat(post("/log?mac=52:54:00:00:00:01", "x").statusCode()).isEqualTo(403);
+    assertThat(planner.logged)
+        .containsExactly(
+            "52:54:00:00:00:01 bulwark: eth0 is up", "52:54:00:00:00:01 bulwark: test memory");
+    assertThat(post("/report/commission" + query, "{}").statusCode())
+        .as("the token still takes the boot's report")
+        .isEqualTo(200);
+    assertThat(post("/log" + query, "late").statusCode()).as("not after the report").isEqualTo(403);
+  }
+
+  @Test
   void aDeploymentsCloudInitSeedIsServedUnderItsToken() throws Exception {
     String token = "A".repeat(43);
     planner.userData.put(token, "#cloud-config\nhostname: gpu-a07\n");

@@ -13,6 +13,14 @@ final class Planner implements BootPlanner {
   final Map<String, BootPurpose> purposes = new ConcurrentHashMap<>();
   final List<BootReport> reports = new CopyOnWriteArrayList<>();
   final Map<String, String> userData = new ConcurrentHashMap<>();
+  final List<String> logged = new CopyOnWriteArrayList<>();
+
+  @Override
+  public void progress(String mac, List<String> lines) {
+    for (String l : lines) {
+      logged.add(mac + " " + l);
+    }
+  }
 
   @Override
   public java.util.Optional<String> cloudInit(String token, String file) {
