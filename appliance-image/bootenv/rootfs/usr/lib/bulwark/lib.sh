@@ -16,8 +16,8 @@ send_log() {
   total=$(wc -l < "$LOG")
   [ "$total" -gt "$sent" ] || return 0
   tail -n "$((total - sent))" "$LOG" > /tmp/bulwark.send
-  if wget -q -T 5 -O /dev/null --post-file /tmp/bulwark.send \
-      "$BW_URL/log?token=$BW_TOKEN&mac=$BW_MAC" 2> /dev/null; then
+  if timeout 10 wget -q -O /dev/null --header "Content-Type: text/plain" \
+      --post-file /tmp/bulwark.send "$BW_URL/log?token=$BW_TOKEN&mac=$BW_MAC" 2> /dev/null; then
     echo "$total" > /tmp/bulwark.sent
   fi
 }

@@ -1,7 +1,8 @@
 // Provisioning page: the image store (each image's SHA-256 and whether its signature verifies with a
 // trusted key), the machines the boot environment has reported (inventory summary, the hardware tests of
-// their last commissioning with exit status and output, the last deployment), and, for admins and
-// operators, deployment with an image and cloud-init user data and release with an erase mode.
+// their last commissioning with exit status and output, the last deployment, the last lines its boot
+// environment logged), and, for admins and operators, testing with chosen tests, deployment with an
+// image and cloud-init user data and release with an erase mode.
 
 import { getJson, send } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
@@ -18,6 +19,8 @@ export function mount(root, params, navigate, session) {
   const deployMachine = h('input', { id: 'deploy-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
   const userData = h('textarea', { id: 'deploy-user-data', rows: 4, placeholder: '#cloud-config' });
   const releaseMachine = h('input', { id: 'release-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
+  const testMachine = h('input', { id: 'test-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
+  const testNames = h('input', { id: 'test-names', type: 'text', placeholder: 'disk-read, memory', autocomplete: 'off' });
   const erase = h('select', { id: 'release-erase' },
     h('option', { value: 'none' }, 'no erase'),
     h('option', { value: 'quick' }, 'quick erase (first and last 16 MiB)'),
@@ -26,11 +29,16 @@ export function mount(root, params, navigate, session) {
   replace(root,
     h('div', { class: 'page-head' }, h('h1', {}, 'Provisioning')),
     h('p', { class: 'muted' }, 'Machines that boot from the provisioning network are enlisted, commissioned with '
-      + 'hardware tests, deployed with a signed image and released with their disks erased. Commissioning and '
-      + 'testing start from the Machines page.'),
+      + 'hardware tests, deployed with a signed image and released with their disks erased. A machine with a BMC '
+      + 'is powered through it for each boot; commissioning starts from the Machines page.'),
     error, done,
     h('section', { class: 'panel' }, h('h2', {}, 'Image store'), imagesHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Reported machines'), machinesHost),
+    operator ? h('section', { class: 'panel' }, h('h2', {}, 'Test'),
+      h('form', { id: 'test-form', class: 'form-grid', onsubmit: (e) => { e.preventDefault(); test(); } },
+        h('label', { for: 'test-machine' }, 'Machine'), testMachine,
+        h('label', { for: 'test-names' }, 'Tests'), testNames,
+        h('span', {}), h('button', { type: 'submit', id: 'test-submit' }, 'Test'))) : '',
     operator ? h('section', { class: 'panel' }, h('h2', {}, 'Deploy'),
       h('form', { id: 'deploy-form', class: 'form-grid', onsubmit: (e) => { e.preventDefault(); deploy(); } },
         h('label', { for: 'deploy-machine' }, 'Machine'), deployMachine,
@@ -76,7 +84,11 @@ export function mount(root, params, navigate, session) {
       h('td', { class: 'small' }, m.summary),
       h('td', {}, tests(m)),
       h('td', { class: 'small' }, m.deployment && m.deployment.image ? `${m.deployment.image}: ${m.deployment.outcome}` : '—'),
-      h('td', { class: 'nowrap small', title: absolute(m.at) }, `${m.reportedBy}, ${relative(m.at)}`));
+      h('td', { class: 'nowrap small', title: absolute(m.at) }, `${m.reportedBy}, ${relative(m.at)}`),
+      h('td', { class: 'small' }, m.lastLog && m.lastLog.length
+        ? h('details', { class: 'boot-log' }, h('summary', {}, m.lastLog[m.lastLog.length - 1].replace(/^bulwark: /, '')),
+          h('pre', { class: 'mono small' }, m.lastLog.join('\n')))
+        : h('span', { class: 'muted' }, '—')));
   }
 
   async function refresh() {
@@ -88,9 +100,9 @@ export function mount(root, params, navigate, session) {
           : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, `No images: copy NAME.img and NAME.img.sig into ${folder}.`)))));
       replace(imageSelect, ...images.filter((i) => i.deployable).map((i) => h('option', { value: i.name }, i.name)));
       replace(machinesHost, h('table', { id: 'reported-list', class: 'table' },
-        h('thead', {}, h('tr', {}, ['Machine', 'State', 'Hardware', 'Hardware tests', 'Deployment', 'Last report'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['Machine', 'State', 'Hardware', 'Hardware tests', 'Deployment', 'Last report', 'Boot log'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, machines.length ? machines.map(machineRow)
-          : h('tr', { class: 'empty' }, h('td', { colspan: 6 }, 'No machine has booted from the provisioning network yet.')))));
+          : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No machine has booted from the provisioning network yet.')))));
       clearProblem(error);
     } catch (e) {
       showProblem(error, e);
@@ -113,6 +125,11 @@ export function mount(root, params, navigate, session) {
   function deploy() {
     act(`provisioning/machines/${encodeURIComponent(deployMachine.value.trim())}/deploy`,
       { image: imageSelect.value, userData: userData.value }, 'Deployment started');
+  }
+
+  function test() {
+    const tests = testNames.value.split(/[\s,]+/).map((t) => t.trim()).filter((t) => t);
+    act(`provisioning/machines/${encodeURIComponent(testMachine.value.trim())}/test`, { tests }, 'Testing started');
   }
 
   function release() {

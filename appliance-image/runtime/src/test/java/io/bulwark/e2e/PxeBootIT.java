@@ -4,6 +4,9 @@ import static io.bulwark.e2e.Runs.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.bulwark.testing.receivers.TestCertificates;
+import io.bulwark.testing.redfish.RedfishMockupServer;
+import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -51,6 +54,7 @@ class PxeBootIT {
   private static final Path OVMF_VARS = Path.of("/usr/share/OVMF/OVMF_VARS_4M.fd");
 
   private final List<Process> vms = new ArrayList<>();
+  private final List<AutoCloseable> closeLater = new ArrayList<>();
   private Path work;
 
   @BeforeEach
@@ -76,6 +80,9 @@ class PxeBootIT {
 
   @AfterEach
   void stop() throws Exception {
+    for (AutoCloseable c : closeLater) {
+      c.close();
+    }
     for (Process vm : vms) {
       vm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
@@ -117,11 +124,20 @@ class PxeBootIT {
       assertThat(bulwark.console()).contains("Provisioning plane up");
 
       Path biosDisk = disk("bios.img", 64);
-      Process bios = bios(biosDisk, "vm-bios-1.log");
+      // The BIOS machine's BMC: a Redfish service whose resets drive its QEMU process, so that
+      // power and boot override go through the appliance's real BMC path.
+      TestCertificates tls = TestCertificates.create(work.resolve("bmc-tls"));
+      RedfishMockupServer bmc =
+          RedfishMockupServer.start(
+              RedfishMockups.mockup("public-rackmount1"), tls, "root", "calvin-pxe");
+      closeLater.add(bmc);
+      Vm biosVm = new Vm("vm-bios", () -> biosArgs(biosDisk), bmc);
+      // Racked and switched on by hand: it enlists by itself.
+      Process bios = biosVm.start();
       Process uefi = uefi(disk("uefi.img", 96), "vm-uefi-1.log");
 
       JsonObject biosMachine =
-          awaitMachine(bulwark, "m-525400b10501", "new", bios, "vm-bios-1.log", 420);
+          awaitMachine(bulwark, "m-525400b10501", "new", bios, biosVm.log(), 420);
       assertThat(biosMachine.getJsonArray("macs").getList()).contains("52:54:00:b1:05:01");
       JsonObject hw = get(bulwark, "/api/v1/machines/m-525400b10501/hardware");
       JsonObject inv = hw.getJsonObject("inventory");
@@ -153,6 +169,31 @@ class PxeBootIT {
 
       // Both machines powered themselves off after enlisting.
       assertThat(bios.waitFor(60, TimeUnit.SECONDS)).as("the BIOS machine powered off").isTrue();
+      JsonObject bootLog = get(bulwark, "/api/v1/machines/m-525400b10501/boot-log");
+      assertThat(bootLog.getJsonArray("lines").getList())
+          .as("the boot environment's log lines reached the appliance")
+          .anySatisfy(l -> assertThat((String) l).contains("the appliance took the enlist report"));
+
+      // The admin gives it its BMC (pinned by the fingerprint the site's records hold); from now
+      // on the appliance powers it for every boot.
+      String fingerprint =
+          java.util.HexFormat.of()
+              .formatHex(
+                  java.security.MessageDigest.getInstance("SHA-256")
+                      .digest(tls.serverCertificate().getEncoded()));
+      HttpResponse<String> setBmc =
+          bulwark.send(
+              "PUT",
+              bulwark.baseUrl() + "/api/v1/machines/m-525400b10501/bmc",
+              new JsonObject()
+                  .put("address", "127.0.0.1")
+                  .put("port", bmc.port())
+                  .put("username", "root")
+                  .put("password", "calvin-pxe")
+                  .put("sha256", fingerprint)
+                  .encode());
+      assertThat(setBmc.statusCode()).as(setBmc.body()).isEqualTo(200);
+      assertThat(setBmc.body()).doesNotContain("calvin-pxe");
 
       HttpResponse<String> commission =
           bulwark.send(
@@ -160,9 +201,21 @@ class PxeBootIT {
               bulwark.baseUrl() + "/api/v1/machines/m-525400b10501/commission",
               new JsonObject().put("reason", "first commissioning").encode());
       assertThat(commission.statusCode()).as(commission.body()).isBetween(200, 202);
-      Process again = bios(biosDisk, "vm-bios-2.log");
-      JsonObject ready =
-          awaitMachine(bulwark, "m-525400b10501", "ready", again, "vm-bios-2.log", 420);
+      Process again = biosVm.awaitStarted(60);
+      JsonObject ready = awaitMachine(bulwark, "m-525400b10501", "ready", again, biosVm.log(), 420);
+      assertThat(bmc.requests())
+          .as("the boot override and the power went through the BMC")
+          .anyMatch(r -> r.startsWith("PATCH /redfish/v1/Systems/437XR1138R2"))
+          .anyMatch(r -> r.startsWith("POST /redfish/v1/Systems/437XR1138R2/Actions"));
+      assertThat(
+              bmc.get("/redfish/v1/Systems/437XR1138R2")
+                  .getJsonObject("Boot")
+                  .getString("BootSourceOverrideTarget"))
+          .isEqualTo("Pxe");
+      JsonArray history =
+          get(bulwark, "/api/v1/machines/m-525400b10501/history").getJsonArray("history");
+      assertThat(history.stream().map(e -> ((JsonObject) e).getString("operation")))
+          .contains("set-bmc", "set-boot done");
       assertThat(ready.getString("state")).isEqualTo("ready");
       JsonObject commissioned = get(bulwark, "/api/v1/machines/m-525400b10501/hardware");
       assertThat(commissioned.getString("reportedBy")).isEqualTo("commission");
@@ -179,6 +232,21 @@ class PxeBootIT {
       assertThat(again.waitFor(60, TimeUnit.SECONDS))
           .as("powered off after commissioning")
           .isTrue();
+
+      // Testing again with one chosen test: only that one runs.
+      HttpResponse<String> retest =
+          bulwark.send(
+              "POST",
+              bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/test",
+              new JsonObject().put("tests", new JsonArray().add("disk-read")).encode());
+      assertThat(retest.statusCode()).as(retest.body()).isEqualTo(200);
+      Process testing = biosVm.awaitStarted(60);
+      awaitMachine(bulwark, "m-525400b10501", "ready", testing, biosVm.log(), 420);
+      JsonObject tested = get(bulwark, "/api/v1/machines/m-525400b10501/hardware");
+      assertThat(tested.getString("reportedBy")).isEqualTo("test");
+      assertThat(tested.getJsonArray("tests").stream().map(t -> ((JsonObject) t).getString("name")))
+          .containsExactly("disk-read");
+      assertThat(testing.waitFor(60, TimeUnit.SECONDS)).as("powered off after testing").isTrue();
 
       // Deployment: an image signed as an admin signs one (openssl, P-384, SHA-384), written to
       // the disk and checked there; the machine then boots it from the disk.
@@ -209,9 +277,11 @@ class PxeBootIT {
               bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/deploy",
               new JsonObject().put("image", "tiny-os").put("userData", USER_DATA).encode());
       assertThat(deploy.statusCode()).as(deploy.body()).isEqualTo(200);
-      Process deploying = bios(biosDisk, "vm-bios-3.log", "nc");
-      awaitMachine(bulwark, "m-525400b10501", "deployed", deploying, "vm-bios-3.log", 420);
-      assertThat(deploying.waitFor(60, TimeUnit.SECONDS)).as("restarted after deploying").isTrue();
+      Process deploying = biosVm.awaitStarted(60);
+      awaitMachine(bulwark, "m-525400b10501", "deployed", deploying, biosVm.log(), 420);
+      // It restarts by itself, tries the network (the appliance tells it to boot its disk) and
+      // boots the deployed image.
+      awaitSerial(biosVm.log(), "BULWARK-DEPLOYED-IMAGE", 180);
       byte[] written = Files.readAllBytes(biosDisk);
       // The boot area is the image's; its ext4 partition now also points cloud-init at the
       // appliance, where the deployed OS reads this deployment's user data.
@@ -251,10 +321,6 @@ class PxeBootIT {
       assertThat(metaData)
           .contains("instance-id: m-525400b10501-")
           .contains("local-hostname: node-525400b10501");
-      Process fromDisk = bios(biosDisk, "vm-bios-4.log", "nc");
-      awaitSerial("vm-bios-4.log", "BULWARK-DEPLOYED-IMAGE", 180);
-      fromDisk.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-
       // Release with a secure erase: every byte of the disk is zero afterwards.
       HttpResponse<String> release =
           bulwark.send(
@@ -262,8 +328,9 @@ class PxeBootIT {
               bulwark.baseUrl() + "/api/v1/provisioning/machines/m-525400b10501/release",
               new JsonObject().put("erase", "secure").encode());
       assertThat(release.statusCode()).as(release.body()).isEqualTo(200);
-      Process erasing = bios(biosDisk, "vm-bios-5.log", "n");
-      awaitMachine(bulwark, "m-525400b10501", "ready", erasing, "vm-bios-5.log", 420);
+      // Its BMC power-cycles it out of the deployed OS into the boot environment.
+      Process erasing = biosVm.awaitRestarted(deploying, 60);
+      awaitMachine(bulwark, "m-525400b10501", "ready", erasing, biosVm.log(), 420);
       assertThat(erasing.waitFor(60, TimeUnit.SECONDS)).isTrue();
       byte[] erased = Files.readAllBytes(biosDisk);
       int nonZero = 0;
@@ -292,7 +359,12 @@ class PxeBootIT {
                 d ->
                     d.findElement(
                         By.cssSelector("#reported-list [data-machine='m-525400b10501']")));
-        assertThat(biosRow.getText()).contains("ready").contains("2 CPUs").contains("tiny-os");
+        assertThat(biosRow.getText())
+            .contains("ready")
+            .contains("2 CPUs")
+            .contains("tiny-os")
+            .as("its boot log's last line")
+            .contains("powering off");
         assertThat(
                 browser
                     .findElement(By.cssSelector("#reported-list [data-machine='m-525400b10502']"))
@@ -393,26 +465,110 @@ class PxeBootIT {
         "no '" + text + "' on the serial console within " + seconds + " s:\n" + tail(file));
   }
 
-  private Process bios(Path disk, String log) throws IOException {
-    return bios(disk, log, "n");
+  /** The BIOS machine: network first, then its disk, as a server set to PXE-boot is. */
+  private static List<String> biosArgs(Path disk) {
+    return List.of(
+        "-smp",
+        "2",
+        "-m",
+        "512",
+        "-netdev",
+        "tap,id=n0,ifname=tap0,script=no,downscript=no",
+        "-device",
+        "e1000,netdev=n0,mac=52:54:00:b1:05:01",
+        "-drive",
+        "file=" + disk + ",if=virtio,format=raw",
+        "-boot",
+        "order=nc");
   }
 
-  private Process bios(Path disk, String log, String order) throws IOException {
-    return qemu(
-        log,
-        List.of(
-            "-smp",
-            "2",
-            "-m",
-            "512",
-            "-netdev",
-            "tap,id=n0,ifname=tap0,script=no,downscript=no",
-            "-device",
-            "e1000,netdev=n0,mac=52:54:00:b1:05:01",
-            "-drive",
-            "file=" + disk + ",if=virtio,format=raw",
-            "-boot",
-            "order=" + order));
+  /**
+   * A QEMU machine behind a Redfish BMC: a reset that turns it on starts QEMU (a restart kills it
+   * first), one that turns it off kills it; QEMU ending by itself (the machine powered off) shows
+   * as PowerState Off on the BMC. Each start writes its serial console to a log of its own.
+   */
+  private final class Vm {
+    private static final String SYSTEM = "/redfish/v1/Systems/437XR1138R2";
+    private final String name;
+    private final java.util.function.Supplier<List<String>> args;
+    private final RedfishMockupServer bmc;
+    private volatile Process process;
+    private int starts;
+
+    Vm(String name, java.util.function.Supplier<List<String>> args, RedfishMockupServer bmc) {
+      this.name = name;
+      this.args = args;
+      this.bmc = bmc;
+      bmc.overlay(SYSTEM, new JsonObject().put("PowerState", "Off"));
+      bmc.onReset(
+          (system, type) -> {
+            try {
+              switch (type) {
+                case "ForceOff", "GracefulShutdown" -> kill();
+                case "On", "ForceOn", "ForceRestart", "GracefulRestart", "PowerCycle" -> start();
+                default -> {}
+              }
+            } catch (Exception e) {
+              throw new IllegalStateException(name + ": " + type + " failed", e);
+            }
+          });
+    }
+
+    synchronized Process start() throws Exception {
+      kill();
+      starts++;
+      Process p = qemu(log(), args.get());
+      process = p;
+      bmc.overlay(SYSTEM, new JsonObject().put("PowerState", "On"));
+      p.onExit()
+          .thenRun(
+              () -> {
+                if (process == p) {
+                  bmc.overlay(SYSTEM, new JsonObject().put("PowerState", "Off"));
+                }
+              });
+      return p;
+    }
+
+    synchronized void kill() throws Exception {
+      Process p = process;
+      process = null;
+      if (p != null) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+
+    synchronized String log() {
+      return name + "-" + starts + ".log";
+    }
+
+    /** Waits for the BMC to start the machine (after it was off). */
+    Process awaitStarted(int seconds) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (System.nanoTime() < deadline) {
+        Process p = process;
+        if (p != null && p.isAlive()) {
+          return p;
+        }
+        Thread.sleep(200);
+      }
+      throw new AssertionError(
+          name + " was not powered on through its BMC within " + seconds + " s");
+    }
+
+    /** Waits for the BMC to start the machine again, in a process other than {@code before}. */
+    Process awaitRestarted(Process before, int seconds) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (System.nanoTime() < deadline) {
+        Process p = process;
+        if (p != null && p != before && p.isAlive()) {
+          return p;
+        }
+        Thread.sleep(200);
+      }
+      throw new AssertionError(
+          name + " was not power-cycled through its BMC within " + seconds + " s");
+    }
   }
 
   private Process uefi(Path disk, String log) throws IOException {
@@ -456,7 +612,6 @@ class PxeBootIT {
                 "none",
                 "-monitor",
                 "none",
-                "-no-reboot",
                 "-serial",
                 "file:" + work.resolve(log)));
     command.addAll(machine);

@@ -45,12 +45,13 @@ public interface BootPlanner {
 
   /**
    * Takes lines the boot environment of the machine with hardware address {@code mac} logged during
-   * a boot whose token the plane has checked (and not used up), for an operator to read while it
-   * runs and after it stopped or missed its report. Ignored by default.
+   * a boot whose token the plane has checked (its report may have used it up), for an operator to
+   * read while it runs and after it stopped or missed its report. {@code boot} names the boot (the
+   * same for every line of one boot, another for the next; never the token). Ignored by default.
    *
    * @since 1.1
    */
-  default void progress(String mac, List<String> lines) {}
+  default void progress(String mac, String boot, List<String> lines) {}
 
   /**
    * Takes a report whose one-time token the plane has checked, and returns a line of text for the

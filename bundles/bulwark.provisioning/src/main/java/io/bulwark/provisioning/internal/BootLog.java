@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The last lines a machine's boot environment logged during its latest boot (at most {@link
- * #LINES}), keyed by machine id, or by MAC for a machine not enlisted yet: what an operator reads
- * when a boot stopped or missed its report.
+ * The last lines a machine's boot environment logged during its latest boot ({@code boot}, as the
+ * plane names it; at most {@link #LINES}), keyed by machine id, or by MAC for a machine not
+ * enlisted yet: what an operator reads when a boot stopped or missed its report.
  */
-record BootLog(String key, String mode, List<String> lines, Instant at) {
+record BootLog(String key, String boot, List<String> lines, Instant at) {
   static final int LINES = 40;
   static final int LINE_CHARACTERS = 300;
   static final StoreMap<String, BootLog> MAP = StoreMap.byName("provisioning.log", new Format());
@@ -25,10 +25,11 @@ record BootLog(String key, String mode, List<String> lines, Instant at) {
   }
 
   /** Returns this log with {@code more} lines appended (the oldest dropped past {@link #LINES}). */
-  BootLog with(String boot, List<String> more, Instant now) {
-    List<String> all = new ArrayList<>(boot.equals(mode) ? lines : List.of());
+  BootLog with(String thisBoot, List<String> more, Instant now) {
+    List<String> all = new ArrayList<>(thisBoot.equals(boot) ? lines : List.of());
     all.addAll(more);
-    return new BootLog(key, boot, all.subList(Math.max(0, all.size() - LINES), all.size()), now);
+    return new BootLog(
+        key, thisBoot, all.subList(Math.max(0, all.size() - LINES), all.size()), now);
   }
 
   /** Returns the last {@code n} lines joined with " | ", for a reason in words. */
@@ -45,7 +46,7 @@ record BootLog(String key, String mode, List<String> lines, Instant at) {
     @Override
     public void write(BootLog r, DataOutputStream out) throws IOException {
       out.writeUTF(r.key);
-      out.writeUTF(r.mode);
+      out.writeUTF(r.boot);
       out.writeShort(r.lines.size());
       for (String l : r.lines) {
         out.writeUTF(l);
@@ -59,7 +60,7 @@ record BootLog(String key, String mode, List<String> lines, Instant at) {
         throw Records.unknownVersion("boot log", version, 1);
       }
       String key = in.readUTF();
-      String mode = in.readUTF();
+      String boot = in.readUTF();
       int n = in.readUnsignedShort();
       if (n > LINES) {
         throw new IOException("a boot log of " + n + " lines");
@@ -68,7 +69,7 @@ record BootLog(String key, String mode, List<String> lines, Instant at) {
       for (int i = 0; i < n; i++) {
         lines.add(in.readUTF());
       }
-      return new BootLog(key, mode, lines, Records.readInstant(in));
+      return new BootLog(key, boot, lines, Records.readInstant(in));
     }
   }
 }

@@ -511,13 +511,12 @@ public final class Provisioning implements BootPlanner {
   }
 
   @Override
-  public void progress(String mac, List<String> lines) {
+  public void progress(String mac, String boot, List<String> lines) {
     if (lines.isEmpty()) {
       return;
     }
     Optional<Machine> m = byMac(mac);
     String key = m.map(x -> x.id().value()).orElse(mac);
-    String boot = m.map(x -> x.state().apiName() + "@" + x.stateSince()).orElse("enlist");
     List<String> clean =
         lines.stream()
             .limit(BootLog.LINES)
@@ -596,6 +595,21 @@ public final class Provisioning implements BootPlanner {
             null,
             BY);
     keep(added.id(), report, inventory, new JsonArray(), true);
+    store.write(
+        "keep the boot log of " + added.id().value(),
+        WritePriority.ROUTINE,
+        w -> {
+          BootLog enlisting = w.map(BootLog.MAP).get(report.mac());
+          if (enlisting != null) {
+            w.map(BootLog.MAP).remove(report.mac());
+            w.map(BootLog.MAP)
+                .put(
+                    added.id().value(),
+                    new BootLog(
+                        added.id().value(), enlisting.boot(), enlisting.lines(), enlisting.at()));
+          }
+          return null;
+        });
     LOG.info(
         () ->
             "Enlisted "

@@ -228,7 +228,7 @@ public final class ProvisioningRoutes implements RouteContributor {
         ctx,
         new JsonObject()
             .put("machine", id.value())
-            .put("boot", l.mode())
+            .put("boot", l.boot())
             .put("at", l.at().toString())
             .put("lines", new JsonArray(l.lines())));
   }

@@ -352,11 +352,16 @@ class ProvisioningTest {
     for (int i = 1; i <= 45; i++) {
       lines.add("bulwark: step " + i + (i == 45 ? "\u0007" : ""));
     }
-    provisioning.progress(MAC, lines.subList(0, 20));
-    provisioning.progress(MAC, lines.subList(20, 45));
+    provisioning.progress(MAC, "0a1b2c3d4e5f", lines.subList(0, 20));
+    provisioning.progress(MAC, "0a1b2c3d4e5f", lines.subList(20, 45));
     BootLog log = provisioning.bootLog(id.value()).orElseThrow();
     assertThat(log.lines()).hasSize(BootLog.LINES).startsWith("bulwark: step 6");
     assertThat(log.lines()).last().isEqualTo("bulwark: step 45");
+    provisioning.progress(MAC, "99aa00bb11cc", List.of("bulwark: next boot"));
+    assertThat(provisioning.bootLog(id.value()).orElseThrow().lines())
+        .as("a new boot starts a new log")
+        .containsExactly("bulwark: next boot");
+    provisioning.progress(MAC, "0a1b2c3d4e5f", lines.subList(40, 45));
 
     String answer =
         provisioning.report(

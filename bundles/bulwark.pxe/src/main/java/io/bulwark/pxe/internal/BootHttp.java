@@ -294,7 +294,8 @@ final class BootHttp implements AutoCloseable {
       refuse(exchange, StatusCodes.NOT_FOUND, "no such log: POST /log?token=&mac=");
       return;
     }
-    String why = tokens.check(param(exchange, "token"), mac);
+    String token = param(exchange, "token");
+    String why = tokens.check(token, mac);
     if (why != null) {
       refuse(exchange, StatusCodes.FORBIDDEN, why);
       return;
@@ -314,6 +315,7 @@ final class BootHttp implements AutoCloseable {
               try {
                 p.progress(
                     mac,
+                    BootTokens.bootId(token),
                     java.util.Arrays.asList(new String(body, StandardCharsets.UTF_8).split("\n")));
                 logLines.increment();
                 ex.setStatusCode(StatusCodes.NO_CONTENT);

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class BootTokens {
   static final int MAX = 100_000;
 
-  private record Issued(String mac, BootPurpose purpose, Instant expires) {}
+  private record Issued(String mac, BootPurpose purpose, Instant expires, boolean used) {}
 
   private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
@@ -39,7 +39,7 @@ final class BootTokens {
     byte[] b = new byte[32];
     random.nextBytes(b);
     String token = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-    tokens.put(token, new Issued(mac, purpose, now.plus(ttl)));
+    tokens.put(token, new Issued(mac, purpose, now.plus(ttl), false));
     return token;
   }
 
@@ -52,13 +52,15 @@ final class BootTokens {
       return "no boot token";
     }
     Issued issued = tokens.get(token);
-    if (issued == null) {
+    if (issued == null || issued.used()) {
       return "unknown or used boot token";
     }
     if (!issued.mac().equals(mac) || issued.purpose() != purpose) {
       return "the boot token was issued to another machine or purpose";
     }
-    if (!tokens.remove(token, issued)) {
+    // Used up for reports; the boot's last log lines are still taken until it expires.
+    if (!tokens.replace(
+        token, issued, new Issued(issued.mac(), issued.purpose(), issued.expires(), true))) {
       return "unknown or used boot token";
     }
     if (!issued.expires().isAfter(clock.instant())) {
@@ -68,8 +70,8 @@ final class BootTokens {
   }
 
   /**
-   * Checks {@code token} for a boot of {@code mac} without using it up (for the boot's log lines);
-   * returns null if it is good, else why it is refused.
+   * Checks {@code token} for a boot of {@code mac} without using it up (for the boot's log lines,
+   * also after its report, until it expires); returns null if it is good, else why it is refused.
    */
   String check(String token, String mac) {
     if (token == null || token.isEmpty()) {
@@ -77,12 +79,27 @@ final class BootTokens {
     }
     Issued issued = tokens.get(token);
     if (issued == null || !issued.mac().equals(mac)) {
-      return "unknown or used boot token";
+      return "unknown boot token";
     }
     if (!issued.expires().isAfter(clock.instant())) {
       return "the boot token has expired";
     }
     return null;
+  }
+
+  /**
+   * Names the boot {@code token} was issued for without giving the token away: the first 12 hex
+   * digits of its SHA-256.
+   */
+  static String bootId(String token) {
+    try {
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      return java.util.HexFormat.of().formatHex(d, 0, 6);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no SHA-256 in the crypto module", e);
+    }
   }
 
   int size() {

@@ -16,7 +16,7 @@ final class Planner implements BootPlanner {
   final List<String> logged = new CopyOnWriteArrayList<>();
 
   @Override
-  public void progress(String mac, List<String> lines) {
+  public void progress(String mac, String boot, List<String> lines) {
     for (String l : lines) {
       logged.add(mac + " " + l);
     }

@@ -153,6 +153,16 @@ public final class RedfishMockupServer implements AutoCloseable {
     resetDelay = delay;
   }
 
+  private volatile java.util.function.BiConsumer<String, String> onReset;
+
+  /**
+   * Calls {@code hook} with the system's path and the reset type each time a reset has been carried
+   * out (its {@code PowerState} changed): for a test whose BMC drives a virtual machine.
+   */
+  public void onReset(java.util.function.BiConsumer<String, String> hook) {
+    onReset = hook;
+  }
+
   /** Merges {@code patch} into the resource at {@code path} (a scenario: a failed fan…). */
   public void overlay(String path, JsonObject patch) {
     JsonObject r = resource(path);
@@ -424,7 +434,16 @@ public final class RedfishMockupServer implements AutoCloseable {
           "The parameter ResetType with value " + type + " is not supported by the action.");
       return;
     }
-    later.schedule(() -> reset(r, type), resetDelay.toMillis(), TimeUnit.MILLISECONDS);
+    later.schedule(
+        () -> {
+          reset(r, type);
+          java.util.function.BiConsumer<String, String> hook = onReset;
+          if (hook != null) {
+            hook.accept(system, type);
+          }
+        },
+        resetDelay.toMillis(),
+        TimeUnit.MILLISECONDS);
     ex.sendResponseHeaders(204, -1);
   }
 
