@@ -41,6 +41,11 @@ public final class ApiProblem extends RuntimeException {
     return new ApiProblem(status, "urn:bulwark:problem:" + name, title, detail, null, 0);
   }
 
+  /** A request whose body stopped arriving (408). */
+  public static ApiProblem requestTimeout(String detail) {
+    return of(408, "request-timeout", "Request timeout", detail);
+  }
+
   /** A query or path parameter with a value the API cannot use (400). */
   public static ApiProblem invalidParameter(String parameter, String detail) {
     return new ApiProblem(400, TYPE_INVALID_PARAMETER, "Invalid parameter", detail, parameter, 0);

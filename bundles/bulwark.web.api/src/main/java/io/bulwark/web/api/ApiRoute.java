@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
  * One route of the JSON API: method, path (under {@code /api/v1/}, with {@code :name} for a path
  * parameter), the roles it admits, and its handler. The admin plane authenticates the caller,
  * checks the role, reads the body (JSON, at most 16 KiB) and then calls the handler: on a worker
- * thread ({@link Execution#WORKER}, for anything that may block) or on the event loop. Whatever the
- * handler throws becomes a problem answer: an {@link ApiProblem} as it says, a refusal of the store
- * or the audit log as 503, anything else as a 500 with an incident id.
+ * thread ({@link Execution#WORKER}, for anything that may block) or on the event loop; an upload
+ * ({@link Execution#STREAMED}) gets its body unread, to stream. Whatever the handler throws becomes
+ * a problem answer: an {@link ApiProblem} as it says, a refusal of the store or the audit log as
+ * 503, anything else as a 500 with an incident id.
  *
  * @param method the HTTP method
  * @param path the path, e.g. {@code /api/v1/machines/:machine}
@@ -40,7 +41,15 @@ public record ApiRoute(
     /** On a worker thread: may block (store, audit log, files). */
     WORKER,
     /** On the event loop: must not block. */
-    EVENT_LOOP
+    EVENT_LOOP,
+    /**
+     * On the event loop, with the body not read: the caller is authenticated and authorised before
+     * a byte of it is taken, and the handler streams it ({@link ApiUpload#receive}). For uploads
+     * bigger than the admin plane reads into memory.
+     *
+     * @since 1.2
+     */
+    STREAMED
   }
 
   /**
@@ -83,6 +92,16 @@ public record ApiRoute(
   /** A DELETE served on a worker. */
   public static ApiRoute delete(String path, Set<Role> roles, Handler<RoutingContext> handler) {
     return new ApiRoute(HttpMethod.DELETE, path, roles, Execution.WORKER, handler);
+  }
+
+  /**
+   * A POST whose body the handler streams ({@link Execution#STREAMED}): an upload of any size the
+   * handler allows, of any media type.
+   *
+   * @since 1.2
+   */
+  public static ApiRoute upload(String path, Set<Role> roles, Handler<RoutingContext> handler) {
+    return new ApiRoute(HttpMethod.POST, path, roles, Execution.STREAMED, handler);
   }
 
   /** Returns true if the route changes state (anything but GET, HEAD and OPTIONS). */

@@ -105,8 +105,46 @@ final class AdminRouter {
     router.route().handler(deadlines::requestStarted);
     router.route().handler(AdminRouter::securityHeaders);
     router.route().handler(AdminRouter::compressOnlyReads);
-    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
-    router.route("/api/*").handler(deadlines::bodyRead);
+    // Uploads are streamed by their handler once the caller is authorised: their body is held
+    // (the request paused) until then, and never read into memory.
+    List<Upload> uploads = new ArrayList<>();
+    for (Contributions.RouteSet set : contributions.routeSets()) {
+      for (ApiRoute r : set.routes()) {
+        if (r.execution() == ApiRoute.Execution.STREAMED) {
+          uploads.add(new Upload(r.method(), AllowedMethods.pattern(r.path())));
+        }
+      }
+    }
+    BodyHandler bodies = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
+    router
+        .route("/api/*")
+        .handler(
+            ctx -> {
+              if (isUpload(uploads, ctx)) {
+                ctx.request().pause();
+                // Answered before the whole body was taken (refused, too big): the rest is not
+                // read, so the connection cannot carry another request.
+                ctx.addEndHandler(
+                    v -> {
+                      if (!ctx.request().isEnded()) {
+                        ctx.request().connection().close();
+                      }
+                    });
+                ctx.next();
+              } else {
+                bodies.handle(ctx);
+              }
+            });
+    router
+        .route("/api/*")
+        .handler(
+            ctx -> {
+              if (isUpload(uploads, ctx)) {
+                ctx.next();
+              } else {
+                deadlines.bodyRead(ctx);
+              }
+            });
     router.route("/api/*").handler(AdminRouter::jsonBodiesOnly);
     router.route("/api/*").blockingHandler(access::authenticate, false);
 
@@ -154,6 +192,9 @@ final class AdminRouter {
         Route route = router.route(r.method(), r.path()).handler(access.requires(r.roles()));
         if (r.execution() == ApiRoute.Execution.WORKER) {
           route.blockingHandler(blocking(r.handler()), false);
+        } else if (r.execution() == ApiRoute.Execution.STREAMED) {
+          // Authorised: the body's own deadline gives way to the handler's idle limit.
+          route.handler(deadlines::bodyRead).handler(blocking(r.handler()));
         } else {
           route.handler(blocking(r.handler()));
         }
@@ -338,6 +379,21 @@ final class AdminRouter {
    * Refuses a request body that is not {@code application/json} (415), before anything reads it or
    * hashes a password for it.
    */
+  private record Upload(HttpMethod method, java.util.regex.Pattern path) {}
+
+  private static boolean isUpload(List<Upload> uploads, RoutingContext ctx) {
+    if (uploads.isEmpty()) {
+      return false;
+    }
+    String path = ctx.normalizedPath();
+    for (Upload u : uploads) {
+      if (u.method().equals(ctx.request().method()) && u.path().matcher(path).matches()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void jsonBodiesOnly(RoutingContext ctx) {
     if (ctx.body() != null && ctx.body().length() > 0) {
       String type = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);
