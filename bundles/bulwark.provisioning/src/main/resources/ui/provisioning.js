@@ -1,10 +1,11 @@
 // Provisioning page: the image store (each image's SHA-256 and whether its signature verifies with a
 // trusted key), the machines the boot environment has reported (inventory summary, the hardware tests of
 // their last commissioning with exit status and output, the last deployment, the last lines its boot
-// environment logged), and, for admins and operators, testing with chosen tests, deployment with an
-// image and cloud-init user data and release with an erase mode.
+// environment logged), for admins the upload of a signed image (streamed, with its progress), and, for
+// admins and operators, testing with chosen tests, deployment with an image and cloud-init user data and
+// release with an erase mode.
 
-import { getJson, send } from '/js/api.js';
+import { getJson, send, upload } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
 import { absolute, relative } from '/js/format.js';
 import { clearProblem, showProblem } from '/js/problems.js';
@@ -19,6 +20,11 @@ export function mount(root, params, navigate, session) {
   const deployMachine = h('input', { id: 'deploy-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
   const userData = h('textarea', { id: 'deploy-user-data', rows: 4, placeholder: '#cloud-config' });
   const releaseMachine = h('input', { id: 'release-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
+  const admin = session && session.role === 'admin';
+  const uploadName = h('input', { id: 'upload-name', type: 'text', placeholder: 'debian-12', autocomplete: 'off' });
+  const uploadImage = h('input', { id: 'upload-image', type: 'file' });
+  const uploadSignature = h('input', { id: 'upload-signature', type: 'file', accept: '.sig' });
+  const uploadProgress = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true });
   const testMachine = h('input', { id: 'test-machine', type: 'text', placeholder: 'm-525400b10501', autocomplete: 'off' });
   const testNames = h('input', { id: 'test-names', type: 'text', placeholder: 'disk-read, memory', autocomplete: 'off' });
   const erase = h('select', { id: 'release-erase' },
@@ -32,7 +38,13 @@ export function mount(root, params, navigate, session) {
       + 'hardware tests, deployed with a signed image and released with their disks erased. A machine with a BMC '
       + 'is powered through it for each boot; commissioning starts from the Machines page.'),
     error, done,
-    h('section', { class: 'panel' }, h('h2', {}, 'Image store'), imagesHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Image store'), imagesHost,
+      admin ? h('h3', {}, 'Upload an image') : '',
+      admin ? h('form', { id: 'upload-form', class: 'form-grid', onsubmit: (e) => { e.preventDefault(); uploadFile(); } },
+        h('label', { for: 'upload-name' }, 'Name'), uploadName,
+        h('label', { for: 'upload-image' }, 'Image (raw disk)'), uploadImage,
+        h('label', { for: 'upload-signature' }, 'Signature (openssl dgst -sha384 -sign)'), uploadSignature,
+        uploadProgress, h('button', { type: 'submit', id: 'upload-submit' }, 'Upload')) : ''),
     h('section', { class: 'panel' }, h('h2', {}, 'Reported machines'), machinesHost),
     operator ? h('section', { class: 'panel' }, h('h2', {}, 'Test'),
       h('form', { id: 'test-form', class: 'form-grid', onsubmit: (e) => { e.preventDefault(); test(); } },
@@ -97,7 +109,7 @@ export function mount(root, params, navigate, session) {
       replace(imagesHost, h('table', { id: 'image-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['Image', 'Size', 'SHA-256', 'Signature'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, images.length ? images.map(imageRow)
-          : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, `No images: copy NAME.img and NAME.img.sig into ${folder}.`)))));
+          : h('tr', { class: 'empty' }, h('td', { colspan: 4 }, `No images: upload one with its signature, or copy NAME.img and NAME.img.sig into ${folder}.`)))));
       replace(imageSelect, ...images.filter((i) => i.deployable).map((i) => h('option', { value: i.name }, i.name)));
       replace(machinesHost, h('table', { id: 'reported-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['Machine', 'State', 'Hardware', 'Hardware tests', 'Deployment', 'Last report', 'Boot log'].map((t) => h('th', { scope: 'col' }, t)))),
@@ -125,6 +137,34 @@ export function mount(root, params, navigate, session) {
   function deploy() {
     act(`provisioning/machines/${encodeURIComponent(deployMachine.value.trim())}/deploy`,
       { image: imageSelect.value, userData: userData.value }, 'Deployment started');
+  }
+
+  async function uploadFile() {
+    done.hidden = true;
+    const image = uploadImage.files[0];
+    const sig = uploadSignature.files[0];
+    const name = uploadName.value.trim() || (image ? image.name.replace(/\.img$/, '') : '');
+    if (!image || !sig) {
+      showProblem(error, new Error('Choose the image and its signature file.'));
+      return;
+    }
+    const bytes = new Uint8Array(await sig.arrayBuffer());
+    let binary = '';
+    bytes.forEach((b) => { binary += String.fromCharCode(b); });
+    uploadProgress.hidden = false;
+    uploadProgress.value = 0;
+    try {
+      const r = await upload(`images/${encodeURIComponent(name)}`, image, { 'Bulwark-Signature': btoa(binary) },
+        (sent, total) => { uploadProgress.value = Math.round((100 * sent) / total); });
+      done.hidden = false;
+      done.textContent = `Image ${r.name} added: ${r.sha256.slice(0, 16)}…, signed by ${r.signer}.`;
+      clearProblem(error);
+      refresh();
+    } catch (e) {
+      showProblem(error, e);
+    } finally {
+      uploadProgress.hidden = true;
+    }
   }
 
   function test() {

@@ -90,6 +90,33 @@ export async function send(method, path, body) {
 }
 
 /**
+ * POSTs a file to an upload path ("images/debian-12") as its raw body, with extra headers; calls
+ * onProgress(sent, total) as it goes and resolves with the answer's JSON.
+ */
+export function upload(path, file, extraHeaders, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', BASE + path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    for (const [k, v] of Object.entries(extraHeaders || {})) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => { if (onProgress && e.lengthComputable) onProgress(e.loaded, e.total); };
+    xhr.onerror = () => reject(new ApiError(0, 'The appliance does not answer; try again.'));
+    xhr.onload = () => {
+      let doc = null;
+      try { doc = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(doc);
+      else {
+        if (xhr.status === 401 && onUnauthenticated) onUnauthenticated();
+        reject(new ApiError(xhr.status, (doc && (doc.detail || doc.title)) || `${xhr.status} ${xhr.statusText}`, (doc && doc.title) || ''));
+      }
+    };
+    xhr.send(file);
+  });
+}
+
+/**
  * GETs a file from the API ("audit/export?format=csv") and returns { blob, filename, headers }; the file name
  * comes from Content-Disposition, else `fallbackName`.
  */

@@ -250,7 +250,8 @@ class PxeBootIT {
 
       // Deployment: an image signed as an admin signs one (openssl, P-384, SHA-384), written to
       // the disk and checked there; the machine then boots it from the disk.
-      Path images = work.resolve("data/pxe/boot/images");
+      // The admin installs the site's public key, then uploads the image with its signature.
+      Path images = work.resolve("signed");
       Path keys = work.resolve("data/keys");
       Files.createDirectories(images);
       Files.createDirectories(keys);
@@ -269,6 +270,25 @@ class PxeBootIT {
               + images.resolve("tiny-os.img.sig")
               + " "
               + images.resolve("tiny-os.img"));
+      String signature =
+          java.util.Base64.getEncoder()
+              .encodeToString(Files.readAllBytes(images.resolve("tiny-os.img.sig")));
+      HttpResponse<String> forged =
+          bulwark.upload(
+              "/api/v1/images/tiny-os",
+              images.resolve("tiny-os.img"),
+              "Bulwark-Signature",
+              java.util.Base64.getEncoder().encodeToString(new byte[70]));
+      assertThat(forged.statusCode()).as(forged.body()).isEqualTo(400);
+      assertThat(forged.body()).contains("matches no trusted key");
+      HttpResponse<String> uploaded =
+          bulwark.upload(
+              "/api/v1/images/tiny-os",
+              images.resolve("tiny-os.img"),
+              "Bulwark-Signature",
+              signature);
+      assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+      assertThat(new JsonObject(uploaded.body()).getString("signer")).isEqualTo("site.pem");
       JsonObject image = get(bulwark, "/api/v1/images").getJsonArray("images").getJsonObject(0);
       assertThat(image.getBoolean("deployable")).as(image.encodePrettily()).isTrue();
       HttpResponse<String> deploy =
@@ -354,6 +374,21 @@ class PxeBootIT {
         WebElement imageRow =
             wait.until(d -> d.findElement(By.cssSelector("#image-list [data-image='tiny-os']")));
         assertThat(imageRow.getText()).contains("signed by site.pem");
+        // An admin uploads an image with its signature from the page.
+        browser.findElement(By.id("upload-name")).sendKeys("tiny-os-copy");
+        browser
+            .findElement(By.id("upload-image"))
+            .sendKeys(images.resolve("tiny-os.img").toAbsolutePath().toString());
+        browser
+            .findElement(By.id("upload-signature"))
+            .sendKeys(images.resolve("tiny-os.img.sig").toAbsolutePath().toString());
+        browser.findElement(By.id("upload-submit")).click();
+        WebElement copyRow =
+            wait.until(
+                d -> d.findElement(By.cssSelector("#image-list [data-image='tiny-os-copy']")));
+        assertThat(copyRow.getText()).contains("signed by site.pem");
+        assertThat(browser.findElement(By.id("provisioning-result")).getText())
+            .contains("Image tiny-os-copy added");
         WebElement biosRow =
             wait.until(
                 d ->

@@ -201,6 +201,20 @@ final class RunningAppliance implements AutoCloseable {
         .send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** POSTs a file's bytes to an API path, with extra headers (name, value, …), as an upload. */
+  HttpResponse<String> upload(String path, Path file, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(baseUrl() + path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/octet-stream")
+            .POST(HttpRequest.BodyPublishers.ofFile(file));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(authenticated(b).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   String simUrl(String path) {
     return "http://127.0.0.1:" + simPort + path;
   }

@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.MessageDigest;
@@ -95,53 +96,127 @@ final class ImageStore {
     }
     Image image;
     try {
-      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      List<Signature> verifiers = new ArrayList<>();
-      for (Key k : keys) {
-        Signature s = Signature.getInstance("SHA384withECDSA");
-        s.initVerify(k.key());
-        verifiers.add(s);
-      }
-      byte[] buf = new byte[1 << 20];
-      try (InputStream in = Files.newInputStream(file)) {
-        int n;
-        while ((n = in.read(buf)) > 0) {
-          sha256.update(buf, 0, n);
-          for (Signature s : verifiers) {
-            s.update(buf, 0, n);
-          }
-        }
-      }
-      String hex = HexFormat.of().formatHex(sha256.digest());
       if (!Files.isRegularFile(sigFile)) {
         image =
             new Image(
-                name, file, size, hex, false, "", "no signature (" + sigFile.getFileName() + ")");
+                name,
+                file,
+                size,
+                read(file, null, keys).sha256(),
+                false,
+                "",
+                "no signature (" + sigFile.getFileName() + ")");
       } else if (keys.isEmpty()) {
-        image = new Image(name, file, size, hex, false, "", "no trusted key in " + keyFolders);
-      } else {
-        byte[] sig = Files.readAllBytes(sigFile);
-        String signer = null;
-        for (int i = 0; i < verifiers.size() && signer == null; i++) {
-          try {
-            if (verifiers.get(i).verify(sig)) {
-              signer = keys.get(i).name();
-            }
-          } catch (java.security.SignatureException e) {
-            // not a signature this key can read
-          }
-        }
         image =
-            signer == null
+            new Image(
+                name,
+                file,
+                size,
+                read(file, null, keys).sha256(),
+                false,
+                "",
+                "no trusted key in " + keyFolders);
+      } else {
+        Verdict v = read(file, Files.readAllBytes(sigFile), keys);
+        image =
+            v.signer() == null
                 ? new Image(
-                    name, file, size, hex, false, "", "the signature matches no trusted key")
-                : new Image(name, file, size, hex, true, signer, "");
+                    name, file, size, v.sha256(), false, "", "the signature matches no trusted key")
+                : new Image(name, file, size, v.sha256(), true, v.signer(), "");
       }
     } catch (GeneralSecurityException e) {
       image = new Image(name, file, size, "", false, "", "cannot be checked: " + e.getMessage());
     }
     checked.put(name, new Checked(size, modified + sigModified, image));
     return image;
+  }
+
+  /** A file's SHA-256 and the trusted key whose signature {@code sig} is over it, if any. */
+  private record Verdict(String sha256, String signer) {}
+
+  private static Verdict read(Path file, byte[] sig, List<Key> keys)
+      throws IOException, GeneralSecurityException {
+    MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+    List<Signature> verifiers = new ArrayList<>();
+    if (sig != null) {
+      for (Key k : keys) {
+        Signature s = Signature.getInstance("SHA384withECDSA");
+        s.initVerify(k.key());
+        verifiers.add(s);
+      }
+    }
+    byte[] buf = new byte[1 << 20];
+    try (InputStream in = Files.newInputStream(file)) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        sha256.update(buf, 0, n);
+        for (Signature s : verifiers) {
+          s.update(buf, 0, n);
+        }
+      }
+    }
+    String signer = null;
+    for (int i = 0; i < verifiers.size() && signer == null; i++) {
+      try {
+        if (verifiers.get(i).verify(sig)) {
+          signer = keys.get(i).name();
+        }
+      } catch (java.security.SignatureException e) {
+        // not a signature this key can read
+      }
+    }
+    return new Verdict(HexFormat.of().formatHex(sha256.digest()), signer);
+  }
+
+  /** Where uploads are received, next to the images so that they are moved in at once. */
+  Path incoming() {
+    return folder.resolve(".incoming");
+  }
+
+  /**
+   * Adds an uploaded image under {@code name} if {@code signature} (DER ECDSA over SHA-384, as
+   * {@code openssl dgst -sha384 -sign} writes it) verifies with a trusted key: the signature is
+   * stored next to it, then the image is moved in whole. Otherwise the upload is deleted.
+   *
+   * @throws IllegalArgumentException if the name is unusable or the signature verifies with no
+   *     trusted key (the message says which)
+   * @throws IllegalStateException if an image of that name is there already
+   */
+  synchronized Image add(String name, Path uploaded, byte[] signature) throws IOException {
+    Path target = folder.resolve(name + ".img");
+    Path sigTarget = folder.resolve(name + ".img.sig");
+    try {
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "'" + name + "' is no image name: lower-case letters, digits, '.', '_' and '-'");
+      }
+      if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new IllegalStateException(
+            "there is already an image '" + name + "': remove it from " + folder + " first");
+      }
+      List<Key> keys = keys();
+      if (keys.isEmpty()) {
+        throw new IllegalArgumentException(
+            "no trusted key in " + keyFolders + ": nothing can be verified, so nothing is added");
+      }
+      Verdict v;
+      try {
+        v = read(uploaded, signature, keys);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalArgumentException("the image cannot be checked: " + e.getMessage());
+      }
+      if (v.signer() == null) {
+        throw new IllegalArgumentException(
+            "the signature of '" + name + "' matches no trusted key in " + keyFolders);
+      }
+      Path sigPart = uploaded.resolveSibling(uploaded.getFileName() + ".sig");
+      Files.write(sigPart, signature);
+      Files.move(sigPart, sigTarget, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(uploaded, target, StandardCopyOption.ATOMIC_MOVE);
+      return image(name).orElseThrow();
+    } finally {
+      Files.deleteIfExists(uploaded);
+    }
   }
 
   private List<Key> keys() throws IOException {

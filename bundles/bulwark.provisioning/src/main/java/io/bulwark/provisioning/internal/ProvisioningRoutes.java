@@ -10,6 +10,7 @@ import io.bulwark.api.security.Role;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
 import io.bulwark.web.api.ApiRoute;
+import io.bulwark.web.api.ApiUpload;
 import io.bulwark.web.api.RouteContributor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -56,6 +57,7 @@ public final class ProvisioningRoutes implements RouteContributor {
     return List.of(
         ApiRoute.get("/api/v1/machines/:machine/hardware", ApiRoute.ANY_ROLE, this::hardware),
         ApiRoute.get("/api/v1/images", ApiRoute.ANY_ROLE, this::images),
+        ApiRoute.upload("/api/v1/images/:name", EnumSet.of(Role.ADMIN), this::upload),
         ApiRoute.get("/api/v1/provisioning/machines", ApiRoute.ANY_ROLE, this::machines),
         ApiRoute.post("/api/v1/provisioning/machines/:machine/deploy", OPERATORS, this::deploy),
         ApiRoute.post("/api/v1/provisioning/machines/:machine/release", OPERATORS, this::release),
@@ -123,6 +125,118 @@ public final class ProvisioningRoutes implements RouteContributor {
         new JsonObject()
             .put("folder", provisioning.images().folder().toString())
             .put("images", list));
+  }
+
+  /** The largest image taken (a whole-disk image of a GPU node's OS). */
+  static final long MAX_IMAGE_BYTES = 64L << 30;
+
+  /**
+   * Adds an image: the body is the raw image, streamed into the store's incoming folder; the {@code
+   * Bulwark-Signature} header its detached signature (base64). Only an image whose signature
+   * verifies with a trusted key is kept.
+   */
+  private void upload(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    String by = ApiRequest.caller(ctx).name();
+    String source = ApiRequest.source(ctx);
+    if (!ImageStore.NAME.matcher(name).matches()) {
+      ctx.fail(
+          ApiProblem.invalidParameter(
+              "name",
+              "'" + name + "' is no image name: lower-case letters, digits, '.', '_', '-'"));
+      return;
+    }
+    byte[] signature;
+    try {
+      String header = ctx.request().getHeader("Bulwark-Signature");
+      signature =
+          header == null ? new byte[0] : java.util.Base64.getDecoder().decode(header.strip());
+    } catch (IllegalArgumentException e) {
+      signature = new byte[0];
+    }
+    if (signature.length == 0 || signature.length > 512) {
+      ctx.fail(
+          ApiProblem.invalidBody(
+              "send the image's detached signature (openssl dgst -sha384 -sign), base64, in the"
+                  + " Bulwark-Signature header"));
+      return;
+    }
+    byte[] sig = signature;
+    java.nio.file.Path incoming = provisioning.images().incoming();
+    ctx.vertx()
+        .executeBlocking(
+            () -> {
+              java.nio.file.Files.createDirectories(incoming);
+              long free = java.nio.file.Files.getFileStore(incoming).getUsableSpace();
+              String length = ctx.request().getHeader("Content-Length");
+              if (length != null
+                  && length.strip().matches("[0-9]{1,19}")
+                  && Long.parseLong(length.strip()) > free - (1L << 30)) {
+                throw ApiProblem.unavailable(
+                    "the image store has "
+                        + (free >> 20)
+                        + " MiB free; the image ("
+                        + (Long.parseLong(length.strip()) >> 20)
+                        + " MiB) needs that and 1 GiB to spare");
+              }
+              return incoming.resolve(name + ".img." + Provisioning.seedToken().substring(0, 12));
+            },
+            false)
+        .compose(file -> ApiUpload.receive(ctx, file, MAX_IMAGE_BYTES, 60))
+        .compose(
+            received ->
+                ctx.vertx()
+                    .executeBlocking(
+                        () -> {
+                          ImageStore.Image image =
+                              provisioning.images().add(name, received.file(), sig);
+                          audit.append(
+                              new AuditEvent(
+                                  by,
+                                  source,
+                                  "image.add",
+                                  name,
+                                  AuditOutcome.SUCCESS,
+                                  Map.of(
+                                      "bytes", Long.toString(received.bytes()),
+                                      "sha256", received.sha256(),
+                                      "signer", image.signer())));
+                          return image;
+                        },
+                        false))
+        .onSuccess(
+            image ->
+                ApiRequest.json(
+                    ctx,
+                    201,
+                    new JsonObject()
+                        .put("name", image.name())
+                        .put("size", image.size())
+                        .put("sha256", image.sha256())
+                        .put("deployable", image.trusted())
+                        .put("signer", image.signer())))
+        .onFailure(
+            e -> {
+              Throwable why =
+                  e instanceof IllegalStateException
+                      ? ApiProblem.conflict(e.getMessage())
+                      : e instanceof IllegalArgumentException
+                          ? ApiProblem.invalidBody(e.getMessage())
+                          : e;
+              ctx.vertx()
+                  .executeBlocking(
+                      () ->
+                          audit.append(
+                              new AuditEvent(
+                                  by,
+                                  source,
+                                  "image.add",
+                                  name,
+                                  AuditOutcome.FAILURE,
+                                  Map.of("error", String.valueOf(why.getMessage())))),
+                      false)
+                  .onComplete(r -> ctx.fail(why));
+            });
   }
 
   private static MachineId id(RoutingContext ctx) {

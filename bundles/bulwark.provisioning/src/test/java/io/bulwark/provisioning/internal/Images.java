@@ -30,12 +30,17 @@ final class Images {
     Files.createDirectories(dir.resolve("images"));
     Files.createDirectories(dir.resolve("keys"));
     Files.write(dir.resolve("images/" + name + ".img"), content);
-    Signature s = Signature.getInstance("SHA384withECDSA");
-    s.initSign(keys.getPrivate());
-    s.update(content);
-    Files.write(dir.resolve("images/" + name + ".img.sig"), s.sign());
+    Files.write(dir.resolve("images/" + name + ".img.sig"), sign(content, keys));
     if (!Files.exists(dir.resolve("keys/site.pem"))) {
       Files.writeString(dir.resolve("keys/site.pem"), pem(keys.getPublic()));
     }
+  }
+
+  /** A detached signature as {@code openssl dgst -sha384 -sign} makes one. */
+  static byte[] sign(byte[] content, KeyPair keys) throws Exception {
+    Signature s = Signature.getInstance("SHA384withECDSA");
+    s.initSign(keys.getPrivate());
+    s.update(content);
+    return s.sign();
   }
 }

@@ -501,4 +501,38 @@ class ProvisioningTest {
         .hasMessageContaining("not deployable");
     assertThat(machines.get(id).state()).isEqualTo(MachineState.READY);
   }
+
+  @Test
+  void anUploadedImageIsAddedOnlyWithASignatureOfATrustedKey() throws Exception {
+    io.bulwark.testing.FipsProviders.install();
+    java.security.KeyPair trusted = Images.keys();
+    java.security.KeyPair stranger = Images.keys();
+    java.nio.file.Files.createDirectories(dir.resolve("keys"));
+    java.nio.file.Files.writeString(dir.resolve("keys/site.pem"), Images.pem(trusted.getPublic()));
+    ImageStore store = provisioning.images();
+    java.nio.file.Files.createDirectories(store.incoming());
+    byte[] image = new byte[300_000];
+    new java.util.Random(7).nextBytes(image);
+
+    java.nio.file.Path bad = store.incoming().resolve("ubuntu.img.part1");
+    java.nio.file.Files.write(bad, image);
+    assertThatThrownBy(() -> store.add("ubuntu", bad, Images.sign(image, stranger)))
+        .hasMessageContaining("matches no trusted key");
+    assertThat(bad).as("a refused upload is deleted").doesNotExist();
+    assertThat(store.image("ubuntu")).isEmpty();
+
+    java.nio.file.Path good = store.incoming().resolve("ubuntu.img.part2");
+    java.nio.file.Files.write(good, image);
+    ImageStore.Image added = store.add("ubuntu", good, Images.sign(image, trusted));
+    assertThat(added.trusted()).isTrue();
+    assertThat(added.signer()).isEqualTo("site.pem");
+    assertThat(java.nio.file.Files.readAllBytes(dir.resolve("images/ubuntu.img"))).isEqualTo(image);
+
+    java.nio.file.Path twice = store.incoming().resolve("ubuntu.img.part3");
+    java.nio.file.Files.write(twice, image);
+    assertThatThrownBy(() -> store.add("ubuntu", twice, Images.sign(image, trusted)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already an image");
+    assertThat(twice).doesNotExist();
+  }
 }
