@@ -25,6 +25,7 @@ export function mount(root, params, navigate, session) {
   const actions = h('div', { class: 'row-actions', id: 'machine-actions' });
   const reason = h('input', { id: 'machine-reason', maxlength: 500, placeholder: 'why (kept in the history and the audit log)' });
   const bootHost = h('div', { id: 'machine-boot' });
+  const bmcHost = h('div', { id: 'machine-bmc-form' });
   const historyHost = h('div', { class: 'table-wrap' });
   const sensorsHost = h('div', { class: 'table-wrap', id: 'machine-sensors' });
   const eventsHost = h('div', { class: 'table-wrap', id: 'machine-events' });
@@ -40,6 +41,7 @@ export function mount(root, params, navigate, session) {
     error, bmcNotice, facts,
     canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
       h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
+    isAdmin ? h('section', { class: 'panel' }, h('h2', {}, 'BMC'), bmcHost) : '',
     h('section', { class: 'panel' }, h('h2', {}, 'BMC sensors'), sensorsHost),
     h('section', { class: 'panel' }, h('div', { class: 'page-head' }, h('h2', {}, 'BMC sensors over time'),
       h('label', { class: 'window' }, 'Window ', windowSelect)), chartsHost),
@@ -140,6 +142,7 @@ export function mount(root, params, navigate, session) {
         : h('button', { type: 'button', ...attrs, onclick: () => act(op) }, label);
     }), allowed.length ? '' : h('span', { class: 'muted' }, 'Nothing can be done in this state until the operation under way ends.'));
     replace(bootHost, allowed.includes('set-boot') ? bootForm() : '');
+    if (isAdmin && !bmcHost.firstChild) replace(bmcHost, bmcForm(m));
     replace(historyHost, h('table', { class: 'table', id: 'machine-history' },
       h('thead', {}, h('tr', {}, ['When', 'Operation', 'From', 'To', 'By', 'Reason'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, [...history].reverse().map((e) => h('tr', { data: { op: e.operation } },
@@ -172,6 +175,39 @@ export function mount(root, params, navigate, session) {
       panel.append(h('p', { class: 'muted' }, 'An administrator approves it.'));
     }
     return panel;
+  }
+
+  /** Gives the machine its BMC (an enlisted machine, a replaced board); the password is sealed, never shown. */
+  function bmcForm(m) {
+    const protocol = h('select', { id: 'bmc-protocol' }, h('option', { value: 'redfish' }, 'Redfish'), h('option', { value: 'ipmi' }, 'IPMI'));
+    const address = h('input', { id: 'bmc-address', placeholder: '10.41.0.7', value: m.bmc ? m.bmc.address : '', autocomplete: 'off' });
+    const port = h('input', { id: 'bmc-port', type: 'number', min: 1, max: 65535, placeholder: 'default', value: m.bmc ? m.bmc.port : '' });
+    const user = h('input', { id: 'bmc-username', autocomplete: 'off' });
+    const password = h('input', { id: 'bmc-password', type: 'password', autocomplete: 'new-password' });
+    const sha = h('input', { id: 'bmc-sha256', class: 'mono', placeholder: 'optional: its certificate\'s SHA-256, to pin it now', autocomplete: 'off' });
+    if (m.bmc) protocol.value = m.bmc.protocol;
+    return h('form', { class: 'form-grid', id: 'bmc-form', onsubmit: async (e) => {
+      e.preventDefault();
+      const body = { protocol: protocol.value, address: address.value.trim(), username: user.value, password: password.value };
+      if (port.value) body.port = Number(port.value);
+      if (sha.value.trim()) body.sha256 = sha.value.trim();
+      try {
+        await send('PUT', `machines/${encodeURIComponent(id)}/bmc`, body);
+        password.value = '';
+        clearProblem(error);
+        replace(bmcHost);
+      } catch (err) {
+        showProblem(error, err);
+      }
+      refresh();
+    } },
+    h('label', { for: 'bmc-protocol' }, 'Protocol'), protocol,
+    h('label', { for: 'bmc-address' }, 'Address'), address,
+    h('label', { for: 'bmc-port' }, 'Port'), port,
+    h('label', { for: 'bmc-username' }, 'User name'), user,
+    h('label', { for: 'bmc-password' }, 'Password'), password,
+    h('label', { for: 'bmc-sha256' }, 'Certificate SHA-256'), sha,
+    h('span', {}), h('button', { type: 'submit', id: 'bmc-submit' }, m.bmc ? 'Replace the BMC' : 'Set the BMC'));
   }
 
   function bootForm() {

@@ -181,19 +181,38 @@ class PxeBootIT {
               .formatHex(
                   java.security.MessageDigest.getInstance("SHA-256")
                       .digest(tls.serverCertificate().getEncoded()));
-      HttpResponse<String> setBmc =
+      HttpResponse<String> noPassword =
           bulwark.send(
               "PUT",
               bulwark.baseUrl() + "/api/v1/machines/m-525400b10501/bmc",
-              new JsonObject()
-                  .put("address", "127.0.0.1")
-                  .put("port", bmc.port())
-                  .put("username", "root")
-                  .put("password", "calvin-pxe")
-                  .put("sha256", fingerprint)
-                  .encode());
-      assertThat(setBmc.statusCode()).as(setBmc.body()).isEqualTo(200);
-      assertThat(setBmc.body()).doesNotContain("calvin-pxe");
+              new JsonObject().put("address", "127.0.0.1").put("username", "root").encode());
+      assertThat(noPassword.statusCode()).as(noPassword.body()).isEqualTo(400);
+      ChromeDriver bmcBrowser = FleetPageBrowserIT.headlessChromium();
+      try {
+        WebDriverWait wait = new WebDriverWait(bmcBrowser, Duration.ofSeconds(30));
+        wait.ignoring(StaleElementReferenceException.class);
+        logIn(bulwark, bmcBrowser, wait);
+        bmcBrowser.get(bulwark.baseUrl() + "/#/machine/m-525400b10501");
+        wait.until(d -> d.findElement(By.id("bmc-address"))).sendKeys("127.0.0.1");
+        bmcBrowser.findElement(By.id("bmc-port")).sendKeys(Integer.toString(bmc.port()));
+        bmcBrowser.findElement(By.id("bmc-username")).sendKeys("root");
+        bmcBrowser.findElement(By.id("bmc-password")).sendKeys("calvin-pxe");
+        bmcBrowser.findElement(By.id("bmc-sha256")).sendKeys(fingerprint);
+        bmcBrowser.findElement(By.id("bmc-submit")).click();
+        wait.until(
+            d ->
+                d.findElement(By.id("machine-facts"))
+                    .getText()
+                    .contains("redfish 127.0.0.1:" + bmc.port()));
+        assertThat(bmcBrowser.findElement(By.id("machine-facts")).getText()).contains(fingerprint);
+        Files.write(
+            work.resolve("machine-bmc-page.png"),
+            ((TakesScreenshot) bmcBrowser).getScreenshotAs(OutputType.BYTES));
+      } finally {
+        bmcBrowser.quit();
+      }
+      assertThat(bulwark.get("/api/v1/machines/m-525400b10501").body())
+          .doesNotContain("calvin-pxe");
 
       HttpResponse<String> commission =
           bulwark.send(
@@ -364,12 +383,7 @@ class PxeBootIT {
       try {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         wait.ignoring(StaleElementReferenceException.class);
-        browser.get(bulwark.baseUrl() + "/");
-        wait.until(d -> d.findElement(By.id("login-form")));
-        browser.findElement(By.id("login-consent")).click();
-        browser.findElement(By.id("login-user")).sendKeys("admin");
-        browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
-        browser.findElement(By.id("login-submit")).click();
+        logIn(bulwark, browser, wait);
         wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='provisioning']"))).click();
         WebElement imageRow =
             wait.until(d -> d.findElement(By.cssSelector("#image-list [data-image='tiny-os']")));
@@ -413,6 +427,16 @@ class PxeBootIT {
         browser.quit();
       }
     }
+  }
+
+  private static void logIn(RunningAppliance bulwark, ChromeDriver browser, WebDriverWait wait) {
+    browser.get(bulwark.baseUrl() + "/");
+    wait.until(d -> d.findElement(By.id("login-form")));
+    browser.findElement(By.id("login-consent")).click();
+    browser.findElement(By.id("login-user")).sendKeys("admin");
+    browser.findElement(By.id("login-password")).sendKeys(RunningAppliance.ADMIN_PASSWORD);
+    browser.findElement(By.id("login-submit")).click();
+    wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='provisioning']")));
   }
 
   private Path disk(String name, int mib) throws IOException {
