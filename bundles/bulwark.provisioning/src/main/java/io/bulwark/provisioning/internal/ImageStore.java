@@ -96,26 +96,12 @@ final class ImageStore {
     }
     Image image;
     try {
-      if (!Files.isRegularFile(sigFile)) {
-        image =
-            new Image(
-                name,
-                file,
-                size,
-                read(file, null, keys).sha256(),
-                false,
-                "",
-                "no signature (" + sigFile.getFileName() + ")");
-      } else if (keys.isEmpty()) {
-        image =
-            new Image(
-                name,
-                file,
-                size,
-                read(file, null, keys).sha256(),
-                false,
-                "",
-                "no trusted key in " + keyFolders);
+      String missing =
+          !Files.isRegularFile(sigFile)
+              ? "no signature (" + sigFile.getFileName() + ")"
+              : keys.isEmpty() ? "no trusted key in " + keyFolders : null;
+      if (missing != null) {
+        image = new Image(name, file, size, read(file, null, keys).sha256(), false, "", missing);
       } else {
         Verdict v = read(file, Files.readAllBytes(sigFile), keys);
         image =

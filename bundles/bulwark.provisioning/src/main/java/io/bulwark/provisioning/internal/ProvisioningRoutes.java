@@ -191,10 +191,9 @@ public final class ProvisioningRoutes implements RouteContributor {
                           ImageStore.Image image =
                               provisioning.images().add(name, received.file(), sig);
                           audit.append(
-                              new AuditEvent(
+                              imageAdded(
                                   by,
                                   source,
-                                  "image.add",
                                   name,
                                   AuditOutcome.SUCCESS,
                                   Map.of(
@@ -227,16 +226,20 @@ public final class ProvisioningRoutes implements RouteContributor {
                   .executeBlocking(
                       () ->
                           audit.append(
-                              new AuditEvent(
+                              imageAdded(
                                   by,
                                   source,
-                                  "image.add",
                                   name,
                                   AuditOutcome.FAILURE,
                                   Map.of("error", String.valueOf(why.getMessage())))),
                       false)
                   .onComplete(r -> ctx.fail(why));
             });
+  }
+
+  private static AuditEvent imageAdded(
+      String by, String source, String name, AuditOutcome outcome, Map<String, String> details) {
+    return new AuditEvent(by, source, "image.add", name, outcome, details);
   }
 
   private static MachineId id(RoutingContext ctx) {

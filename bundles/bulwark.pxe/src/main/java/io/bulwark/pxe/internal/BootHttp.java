@@ -239,12 +239,8 @@ final class BootHttp implements AutoCloseable {
       refuse(exchange, StatusCodes.FORBIDDEN, why);
       return;
     }
-    BootPlanner p = planner.get();
+    BootPlanner p = plannerOrRefuse(exchange);
     if (p == null) {
-      refuse(
-          exchange,
-          StatusCodes.SERVICE_UNAVAILABLE,
-          "provisioning is not running on the appliance");
       return;
     }
     exchange
@@ -300,12 +296,8 @@ final class BootHttp implements AutoCloseable {
       refuse(exchange, StatusCodes.FORBIDDEN, why);
       return;
     }
-    BootPlanner p = planner.get();
+    BootPlanner p = plannerOrRefuse(exchange);
     if (p == null) {
-      refuse(
-          exchange,
-          StatusCodes.SERVICE_UNAVAILABLE,
-          "provisioning is not running on the appliance");
       return;
     }
     exchange
@@ -330,6 +322,18 @@ final class BootHttp implements AutoCloseable {
             (ex, e) ->
                 refuse(
                     ex, StatusCodes.BAD_REQUEST, "the log could not be read: " + e.getMessage()));
+  }
+
+  /** Returns the planner, or null after answering 503 when provisioning is not running. */
+  private BootPlanner plannerOrRefuse(HttpServerExchange exchange) {
+    BootPlanner p = planner.get();
+    if (p == null) {
+      refuse(
+          exchange,
+          StatusCodes.SERVICE_UNAVAILABLE,
+          "provisioning is not running on the appliance");
+    }
+    return p;
   }
 
   private void refuse(HttpServerExchange exchange, int status, String why) {
