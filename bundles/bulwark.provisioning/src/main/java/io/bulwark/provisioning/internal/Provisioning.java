@@ -110,6 +110,8 @@ public final class Provisioning implements BootPlanner {
         } else if (NETWORK_BOOTS.contains(m.state())
             || m.state() == MachineState.EXITING_RESCUE_MODE) {
           power(m);
+        } else {
+          ended(m);
         }
       } catch (RuntimeException e) {
         LOG.warning(
@@ -190,6 +192,35 @@ public final class Provisioning implements BootPlanner {
         }
       }
       default -> {}
+    }
+  }
+
+  /**
+   * The operation the machine was powered for has ended: its power step is forgotten, and a machine
+   * whose operation was aborted is switched off through its BMC (its boot environment would
+   * otherwise run on, or wait at a console), as MAAS does.
+   */
+  private void ended(Machine m) {
+    PowerStep step = store.read(r -> r.map(PowerStep.MAP).get(m.id().value()));
+    if (step == null) {
+      return;
+    }
+    List<io.bulwark.api.machine.MachineEvent> recent = machines.history(m.id(), 1);
+    boolean aborted =
+        !recent.isEmpty() && recent.get(recent.size() - 1).operation().equals("abort");
+    if (aborted && m.bmc() != null && !m.pending().isEmpty()) {
+      return; // switched off once the BMC request under way ends
+    }
+    store.write(
+        "forget the power step of " + m.id().value(),
+        WritePriority.ROUTINE,
+        w -> {
+          w.map(PowerStep.MAP).remove(m.id().value());
+          return null;
+        });
+    if (aborted && m.bmc() != null) {
+      machines.operate(
+          m.id(), MachineOperation.POWER_OFF, "aborted: the boot environment is switched off", BY);
     }
   }
 

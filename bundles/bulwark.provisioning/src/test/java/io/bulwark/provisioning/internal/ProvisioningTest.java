@@ -75,7 +75,7 @@ class ProvisioningTest {
                           case RELEASE -> MachineState.RELEASING;
                           case ERASE_DISKS -> MachineState.DISK_ERASING;
                           case TEST -> MachineState.TESTING;
-                          case POWER_ON, POWER_CYCLE -> null;
+                          case POWER_ON, POWER_CYCLE, POWER_OFF -> null;
                           default -> throw new UnsupportedOperationException(args[1].toString());
                         };
                     if (to == null) {
@@ -328,6 +328,13 @@ class ProvisioningTest {
     restarted.stop();
     restarted.sweep();
     assertThat(bmcCalls).as("nothing asked twice").hasSize(2);
+
+    // Aborted while it boots: switched off through its BMC, once.
+    move(id, MachineState.NEW, "aborted");
+    event(id, "abort", "aborted by ops");
+    restarted.sweep();
+    restarted.sweep();
+    assertThat(bmcCalls).containsExactly("set-boot PXE", "power-on", "power-off");
 
     // The next operation starts over; a machine that is on is power-cycled. A BMC that refuses
     // fails the operation with its words.
