@@ -1,0 +1,88 @@
+package io.bulwark.updates.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bouncycastle.jcajce.spec.LMSigParameters;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Version;
+import org.osgi.framework.VersionRange;
+
+/**
+ * The release engineer's keygen and pack, then the appliance's verification: two packages signed
+ * one after the other use two LMS indexes, the key file moving on before each signature leaves.
+ */
+class UpdateToolTest {
+  @TempDir Path dir;
+
+  @Test
+  void keysMadeByTheToolSignPackagesTheApplianceVerifiesAndTheLmsIndexMovesOn() throws Exception {
+    TestPackages.providers();
+    Path keys = dir.resolve("signing");
+    UpdateTool.keygen("release-2027", keys, LMSigParameters.lms_sha256_n32_h5);
+    assertThat(Files.getPosixFilePermissions(keys.resolve("release-2027.lms.key")))
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    Path bundle = dir.resolve("x.jar");
+    Files.write(bundle, new byte[] {9, 9, 9});
+    assertThat(Files.readString(keys.resolve("release-2027.lms.state")).strip()).isEqualTo("0");
+    for (String version : List.of("0.2.0", "0.2.1")) {
+      UpdateTool.pack(
+          dir.resolve(version + ".bwu"),
+          Version.parseVersion(version),
+          List.of(new VersionRange("[0.1.0,0.3.0)")),
+          "notes",
+          Set.of(),
+          Map.of("bundles/x.jar", bundle),
+          keys,
+          "release-2027");
+    }
+    assertThat(Files.readString(keys.resolve("release-2027.lms.state")).strip())
+        .as("two indexes used")
+        .isEqualTo("2");
+    // Each signature used an index of its own: q, the first field of an LMS signature (RFC 8554
+    // 5.4), is 0 and then 1.
+    List<Integer> indexes = new java.util.ArrayList<>();
+    for (String version : List.of("0.2.0", "0.2.1")) {
+      try (java.util.zip.ZipFile zip =
+          new java.util.zip.ZipFile(dir.resolve(version + ".bwu").toFile())) {
+        byte[] cms = zip.getInputStream(zip.getEntry(UpdatePackage.LMS_SIGNATURE)).readAllBytes();
+        byte[] sig =
+            new org.bouncycastle.cms.CMSSignedData(cms)
+                .getSignerInfos()
+                .getSigners()
+                .iterator()
+                .next()
+                .getSignature();
+        indexes.add(java.nio.ByteBuffer.wrap(sig, 0, 4).getInt());
+      }
+    }
+    assertThat(indexes).containsExactly(0, 1);
+
+    // The appliance trusts only the public halves.
+    Path trust = Files.createDirectories(dir.resolve("trust"));
+    for (String f : List.of("release-2027.ecdsa.pem", "release-2027.lms.pem")) {
+      Files.copy(keys.resolve(f), trust.resolve(f));
+    }
+    for (String version : List.of("0.2.0", "0.2.1")) {
+      Path staging = Files.createDirectories(dir.resolve("staging-" + version));
+      UpdatePackage.Verified v =
+          TestPackages.approved(
+              () ->
+                  UpdatePackage.verify(
+                      dir.resolve(version + ".bwu"),
+                      UpdateKeys.load(List.of(trust)),
+                      Set.of(),
+                      staging));
+      assertThat(v.manifest().version()).isEqualTo(Version.parseVersion(version));
+      assertThat(v.lmsSigner()).isEqualTo("release-2027");
+      assertThat(staging.resolve("bundles/x.jar")).hasBinaryContent(new byte[] {9, 9, 9});
+    }
+  }
+}
