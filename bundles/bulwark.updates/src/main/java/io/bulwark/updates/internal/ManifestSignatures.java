@@ -20,6 +20,16 @@ final class ManifestSignatures {
 
   private ManifestSignatures() {}
 
+  /** Returns true if {@code signer}'s signature verifies with {@code key}. */
+  private static boolean verifies(SignerInformation signer, UpdateKeys.Key key) {
+    try {
+      return signer.verify(
+          new JcaSimpleSignerInfoVerifierBuilder().setProvider("BCFIPS").build(key.key()));
+    } catch (CMSException | OperatorCreationException | RuntimeException e) {
+      return false; // a digest mismatch, or a signature by another key
+    }
+  }
+
   /**
    * Returns the name of the trusted key that made {@code signature} over {@code manifest}.
    *
@@ -53,29 +63,14 @@ final class ManifestSignatures {
     SignerInformation signer = signers.iterator().next();
     var candidates = keys.trusted(kind, revoked);
     for (UpdateKeys.Key k : candidates) {
-      try {
-        if (signer.verify(
-            new JcaSimpleSignerInfoVerifierBuilder().setProvider("BCFIPS").build(k.key()))) {
-          return k.name();
-        }
-      } catch (CMSException | OperatorCreationException | RuntimeException e) {
-        // not this key: a digest mismatch or a signature by another key
+      if (verifies(signer, k)) {
+        return k.name();
       }
     }
     boolean byRevoked =
         keys.keys().stream()
             .filter(k -> k.kind() == kind && revoked.contains(k.id()))
-            .anyMatch(
-                k -> {
-                  try {
-                    return signer.verify(
-                        new JcaSimpleSignerInfoVerifierBuilder()
-                            .setProvider("BCFIPS")
-                            .build(k.key()));
-                  } catch (CMSException | OperatorCreationException | RuntimeException e) {
-                    return false;
-                  }
-                });
+            .anyMatch(k -> verifies(signer, k));
     throw new IllegalArgumentException(
         byRevoked
             ? "the " + kind.name() + " signature was made by a revoked key"
