@@ -127,7 +127,11 @@ final class AdminRouter {
                 ctx.addEndHandler(
                     v -> {
                       if (!ctx.request().isEnded()) {
-                        ctx.request().connection().close();
+                        // Discard what still arrives for up to 10 s, so that the client reads the
+                        // answer before the connection closes under it.
+                        ctx.request().handler(b -> {});
+                        ctx.request().resume();
+                        ctx.vertx().setTimer(10_000, t -> ctx.request().connection().close());
                       }
                     });
                 ctx.next();
