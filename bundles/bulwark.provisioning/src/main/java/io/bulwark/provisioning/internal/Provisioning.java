@@ -102,6 +102,13 @@ public final class Provisioning implements BootPlanner {
    * its disk.
    */
   void sweep() {
+    // One read of the power steps per sweep, not one per machine.
+    Map<String, PowerStep> steps =
+        store.read(
+            r ->
+                r.map(PowerStep.MAP).entries().stream()
+                    .collect(
+                        java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     for (Machine m : machines.machines()) {
       try {
         if (m.state() == MachineState.RELEASING) {
@@ -109,9 +116,9 @@ public final class Provisioning implements BootPlanner {
           LOG.info(() -> m.id().value() + " released: Ready");
         } else if (NETWORK_BOOTS.contains(m.state())
             || m.state() == MachineState.EXITING_RESCUE_MODE) {
-          power(m);
+          power(m, steps.get(m.id().value()));
         } else {
-          ended(m);
+          ended(m, steps.get(m.id().value()));
         }
       } catch (RuntimeException e) {
         LOG.warning(
@@ -141,7 +148,7 @@ public final class Provisioning implements BootPlanner {
    * each waiting for the one before to end. A BMC that refuses fails the operation with its words.
    * A machine without a BMC is left to boot by itself (or by hand), as the operator was told.
    */
-  private void power(Machine m) {
+  private void power(Machine m, PowerStep step) {
     boolean exiting = m.state() == MachineState.EXITING_RESCUE_MODE;
     if (m.bmc() == null) {
       if (exiting) {
@@ -153,7 +160,6 @@ public final class Provisioning implements BootPlanner {
     if (!m.pending().isEmpty()) {
       return;
     }
-    PowerStep step = store.read(r -> r.map(PowerStep.MAP).get(m.id().value()));
     String stage = step != null && step.since().equals(m.stateSince()) ? step.stage() : "";
     if (!stage.isEmpty()) {
       Optional<String> failed = lastBmcFailure(m, stage);
@@ -200,8 +206,7 @@ public final class Provisioning implements BootPlanner {
    * whose operation was aborted is switched off through its BMC (its boot environment would
    * otherwise run on, or wait at a console), as MAAS does.
    */
-  private void ended(Machine m) {
-    PowerStep step = store.read(r -> r.map(PowerStep.MAP).get(m.id().value()));
+  private void ended(Machine m, PowerStep step) {
     if (step == null) {
       return;
     }
