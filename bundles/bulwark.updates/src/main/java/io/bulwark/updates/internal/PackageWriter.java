@@ -56,6 +56,53 @@ final class PackageWriter {
       Signer ecdsa,
       Signer lms)
       throws IOException, GeneralSecurityException {
+    Map<String, Path> all = new TreeMap<>(files);
+    Path index = null;
+    try {
+      if (!all.containsKey(INDEX)
+          && all.keySet().stream().anyMatch(p -> p.startsWith("bundles/"))) {
+        index = Files.createTempFile(out.toAbsolutePath().getParent(), ".index", ".xml");
+        Files.write(index, index(version, all));
+        all.put(INDEX, index);
+      }
+      return writeSigned(out, version, appliesTo, restart, notes, revokes, all, ecdsa, lms);
+    } finally {
+      if (index != null) {
+        Files.deleteIfExists(index);
+      }
+    }
+  }
+
+  static final String INDEX = "index.xml";
+
+  /** The R5 index of the package's bundles, their URLs relative to the package root. */
+  static byte[] index(Version version, Map<String, Path> files)
+      throws IOException, GeneralSecurityException {
+    List<RepositoryIndex.Entry> entries = new ArrayList<>();
+    for (Map.Entry<String, Path> f : files.entrySet()) {
+      if (f.getKey().startsWith("bundles/")) {
+        entries.add(
+            new RepositoryIndex.Entry(
+                f.getKey(),
+                BundleResource.read(f.getValue()),
+                digest(f.getValue(), "SHA-256"),
+                Files.size(f.getValue())));
+      }
+    }
+    return RepositoryIndex.write("bulwark-" + version, System.currentTimeMillis(), entries);
+  }
+
+  private static UpdateManifest writeSigned(
+      Path out,
+      Version version,
+      List<VersionRange> appliesTo,
+      boolean restart,
+      String notes,
+      Set<String> revokes,
+      Map<String, Path> files,
+      Signer ecdsa,
+      Signer lms)
+      throws IOException, GeneralSecurityException {
     List<UpdateManifest.Entry> entries = new ArrayList<>();
     for (Map.Entry<String, Path> f : new TreeMap<>(files).entrySet()) {
       String problem = PackagePath.problem(f.getKey());
@@ -110,7 +157,11 @@ final class PackageWriter {
   }
 
   static String sha384(Path file) throws IOException, GeneralSecurityException {
-    MessageDigest d = MessageDigest.getInstance("SHA-384");
+    return digest(file, "SHA-384");
+  }
+
+  static String digest(Path file, String algorithm) throws IOException, GeneralSecurityException {
+    MessageDigest d = MessageDigest.getInstance(algorithm);
     try (InputStream in = Files.newInputStream(file);
         OutputStream sink = OutputStream.nullOutputStream()) {
       byte[] buf = new byte[1 << 16];

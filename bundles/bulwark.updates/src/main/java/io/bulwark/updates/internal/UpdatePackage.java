@@ -111,7 +111,8 @@ final class UpdatePackage {
       }
       String problem = PackagePath.problem(name);
       if (problem != null) {
-        throw new IllegalArgumentException("the package holds " + problem);
+        throw new IllegalArgumentException(
+            "the package holds an entry it may not hold: " + problem);
       }
       if (e.isDirectory()) {
         throw new IllegalArgumentException("the package holds a folder entry '" + name + "'");

@@ -31,8 +31,11 @@ import org.osgi.framework.VersionRange;
  * keygen NAME DIR                 a key pair of each kind: DIR/NAME.ecdsa.pem and DIR/NAME.lms.pem
  *                                 (public: into keys/), DIR/NAME.ecdsa.key and DIR/NAME.lms.key
  *                                 (private, 0600: never leave the workstation)
- * pack OUT VERSION RANGE NOTES KEYDIR NAME FILE=PATH...
- *                                 a package of the files, signed with NAME's two keys
+ * pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]... [--restart] FILE=PATH...
+ *                                 a package of the files (bundles/NAME.jar, images/..., os/...),
+ *                                 signed with NAME's two keys, with the R5 index.xml of its
+ *                                 bundles; --revoke lists a key id no package may be trusted by
+ *                                 any more, --restart marks a package that needs a restart
  * verify PACKAGE KEYDIR           checks a package as the appliance does, staging into a temporary
  *                                 folder that is removed again
  * </pre>
@@ -60,7 +63,8 @@ public final class UpdateTool {
 
   private static void usage() {
     System.err.println(
-        "usage: keygen NAME DIR | pack OUT VERSION RANGE NOTES KEYDIR NAME FILE=PATH... | verify"
+        "usage: keygen NAME DIR | pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]..."
+            + " [--restart] FILE=PATH... | verify"
             + " PACKAGE KEYDIR");
     System.exit(2);
   }
@@ -120,11 +124,23 @@ public final class UpdateTool {
     Path keyDir = Path.of(args[5]);
     String name = args[6];
     Map<String, Path> files = new LinkedHashMap<>();
+    Set<String> revokes = new java.util.TreeSet<>();
+    boolean restart = false;
     for (int i = 7; i < args.length; i++) {
-      String[] kv = args[i].split("=", 2);
-      files.put(kv[0], Path.of(kv[1]));
+      if (args[i].startsWith("--revoke=")) {
+        revokes.add(args[i].substring("--revoke=".length()));
+      } else if (args[i].equals("--restart")) {
+        restart = true;
+      } else {
+        String[] kv = args[i].split("=", 2);
+        if (kv.length != 2) {
+          throw new IllegalArgumentException("'" + args[i] + "' is not PATH-IN-PACKAGE=FILE");
+        }
+        files.put(kv[0], Path.of(kv[1]));
+      }
     }
-    UpdateManifest m = pack(out, version, List.of(range), notes, Set.of(), files, keyDir, name);
+    UpdateManifest m =
+        pack(out, version, List.of(range), restart, notes, revokes, files, keyDir, name);
     System.out.println(
         out
             + ": "
@@ -141,6 +157,7 @@ public final class UpdateTool {
       Path out,
       Version version,
       List<VersionRange> appliesTo,
+      boolean restart,
       String notes,
       Set<String> revokes,
       Map<String, Path> files,
@@ -158,7 +175,7 @@ public final class UpdateTool {
             tmp,
             version,
             appliesTo,
-            false,
+            restart,
             notes,
             revokes,
             files,

@@ -37,9 +37,10 @@ class UpdateToolTest {
           dir.resolve(version + ".bwu"),
           Version.parseVersion(version),
           List.of(new VersionRange("[0.1.0,0.3.0)")),
+          false,
           "notes",
           Set.of(),
-          Map.of("bundles/x.jar", bundle),
+          Map.of("images/x.img", bundle),
           keys,
           "release-2027");
     }
@@ -82,7 +83,7 @@ class UpdateToolTest {
                       staging));
       assertThat(v.manifest().version()).isEqualTo(Version.parseVersion(version));
       assertThat(v.lmsSigner()).isEqualTo("release-2027");
-      assertThat(staging.resolve("bundles/x.jar")).hasBinaryContent(new byte[] {9, 9, 9});
+      assertThat(staging.resolve("images/x.img")).hasBinaryContent(new byte[] {9, 9, 9});
     }
   }
 }

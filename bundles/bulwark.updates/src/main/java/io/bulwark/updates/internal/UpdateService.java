@@ -1,0 +1,990 @@
+package io.bulwark.updates.internal;
+
+import io.bulwark.api.audit.AuditEvent;
+import io.bulwark.api.audit.AuditLog;
+import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.lib.files.AtomicFile;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Version;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.resolver.Resolver;
+
+/**
+ * Installs signed update packages without a restart. A package from the update stick is first
+ * copied off it, then verified (both signatures, every file's SHA-384, confined paths, the R5 index
+ * against the bundles, the running version), then its bundles are resolved against the running
+ * framework without installing anything, then the changed bundles are staged into the offline
+ * repository and hot-swapped in one operation, and the new set is health-checked; a failure rolls
+ * back to the previous set, itself health-checked. An install journal written before the first
+ * bundle is touched lets the next start restore the previous set after a crash. One install runs at
+ * a time; every step is audited and every update lands in the history.
+ */
+@Component(
+    service = UpdateService.class,
+    // The web's and the start-up check's configurations too (as the environment overrides them):
+    // the health check connects to the admin plane and looks for the required services.
+    configurationPid = {"io.bulwark.updates", "io.bulwark.web", "io.bulwark.runtime.startup"},
+    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+public final class UpdateService {
+  private static final Logger LOG = Logger.getLogger(UpdateService.class.getName());
+  static final String SUFFIX = ".bwu";
+  static final String SELF = "bulwark.updates";
+  private static final Pattern STICK_FILE =
+      Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,122}\\.bwu", Pattern.CASE_INSENSITIVE);
+
+  /** An install (or rollback) in progress, as the UI shows it. */
+  static final class Job {
+    final String id;
+    final String kind;
+    final String source;
+    final String by;
+    final Instant started = Instant.now();
+    volatile String phase = "queued";
+    volatile long bytes;
+    volatile long total;
+    volatile String message = "";
+
+    Job(String id, String kind, String source, String by) {
+      this.id = id;
+      this.kind = kind;
+      this.source = source;
+      this.by = by;
+    }
+
+    JsonObject toJson() {
+      return new JsonObject()
+          .put("id", id)
+          .put("kind", kind)
+          .put("source", source)
+          .put("by", by)
+          .put("started", started.toString())
+          .put("phase", phase)
+          .put("bytes", bytes)
+          .put("total", total)
+          .put("message", message);
+    }
+  }
+
+  /** A refusal: the package is not installed, and why. */
+  static final class Refused extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  private final BundleContext context;
+  private final AuditLog audit;
+  private final Resolver resolver;
+  private final List<String> requiredServices;
+  private final InetSocketAddress adminPlane;
+  private final List<Path> keyFolders;
+  private final Path watch;
+  private final Path repository;
+  private final UpdateState state;
+  private final int healthSeconds;
+  private final Swapper swapper;
+  private final ExecutorService worker;
+  private final AtomicReference<Job> job = new AtomicReference<>();
+
+  @Activate
+  public UpdateService(
+      BundleContext context,
+      UpdatesConfig config,
+      @Reference AuditLog audit,
+      @Reference Resolver resolver,
+      Map<String, Object> properties) {
+    this.context = context;
+    this.audit = audit;
+    this.resolver = resolver;
+    this.requiredServices =
+        properties.get("requiredServices") instanceof String[] s ? List.of(s) : List.of();
+    this.adminPlane = adminPlane(properties);
+    this.keyFolders = java.util.Arrays.stream(config.keyFolders()).map(Path::of).toList();
+    this.watch = Path.of(config.watchFolder()).toAbsolutePath().normalize();
+    this.repository = Path.of(config.repository()).toAbsolutePath().normalize();
+    this.state = new UpdateState(Path.of(config.stateFolder()).toAbsolutePath().normalize());
+    this.healthSeconds = Math.max(5, config.healthSeconds());
+    this.swapper = new Swapper(context, repository);
+    this.worker =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "bulwark-updates");
+              t.setDaemon(true);
+              return t;
+            });
+    Job recovery = new Job("startup", "startup", "journal", "bulwark");
+    job.set(recovery);
+    worker.execute(() -> startup(recovery));
+  }
+
+  @Deactivate
+  void deactivate() {
+    worker.shutdownNow();
+  }
+
+  // ---------------------------------------------------------------- what the UI and API read
+
+  /** The running set, the previous one, the job in progress and what the stick offers. */
+  JsonObject status() throws IOException {
+    JsonObject o = new JsonObject();
+    Optional<BundleSet> current = state.current();
+    o.put("version", current.map(BundleSet::version).orElse(baseVersion()));
+    JsonArray bundles = new JsonArray();
+    Map<String, Bundle> running = swapper.running();
+    current.ifPresent(
+        s ->
+            s.bundles()
+                .forEach(
+                    (bsn, m) -> {
+                      Bundle b = running.get(bsn);
+                      bundles.add(
+                          new JsonObject()
+                              .put("symbolicName", bsn)
+                              .put("version", m.version())
+                              .put("origin", m.embedded() ? "image" : "update")
+                              .put("state", b == null ? "missing" : SetHealth.state(b.getState())));
+                    }));
+    o.put("bundles", bundles);
+    state
+        .previous()
+        .ifPresent(
+            p ->
+                o.put(
+                    "previous",
+                    new JsonObject()
+                        .put("version", p.version())
+                        .put(
+                            "changed",
+                            new JsonArray(new ArrayList<>(current.orElse(p).changedTo(p))))));
+    Job j = job.get();
+    if (j != null) {
+      o.put("job", j.toJson());
+    }
+    o.put("stick", stick());
+    o.put("revokedKeys", new JsonArray(new ArrayList<>(state.revoked())));
+    return o;
+  }
+
+  List<JsonObject> history() throws IOException {
+    return state.history();
+  }
+
+  private JsonObject stick() {
+    JsonObject s = new JsonObject().put("folder", watch.toString());
+    JsonArray files = new JsonArray();
+    boolean present = Files.isDirectory(watch);
+    if (present) {
+      try (var list = Files.list(watch)) {
+        for (Path p : list.sorted().toList()) {
+          String name = p.getFileName().toString();
+          if (STICK_FILE.matcher(name).matches()
+              && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+            files.add(
+                new JsonObject()
+                    .put("file", name)
+                    .put("size", Files.size(p))
+                    .put("modified", Files.getLastModifiedTime(p).toInstant().toString()));
+          }
+        }
+      } catch (IOException e) {
+        s.put("problem", "the stick cannot be read: " + e.getMessage());
+      }
+    }
+    return s.put("present", present).put("packages", files);
+  }
+
+  // ---------------------------------------------------------------- what the API starts
+
+  /**
+   * Installs {@code file} from the update stick.
+   *
+   * @throws IllegalArgumentException if there is no such package on the stick
+   * @throws IllegalStateException if an install is already running
+   */
+  Job installFromStick(String file, boolean allowDowngrade, String by, String source) {
+    if (file == null || !STICK_FILE.matcher(file).matches()) {
+      throw new IllegalArgumentException(
+          "'" + file + "' is no package name: letters, digits, '.', '_', '-', ending in " + SUFFIX);
+    }
+    Path p = watch.resolve(file);
+    if (!p.getParent().equals(watch) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+      throw new java.util.NoSuchElementException(
+          "the update stick (" + watch + ") holds no package " + file);
+    }
+    Job j = begin("install", "stick:" + file, by);
+    worker.execute(() -> install(j, p, true, allowDowngrade, source));
+    return j;
+  }
+
+  /** Where an upload is received; it is deleted after its install. */
+  Path incoming() throws IOException {
+    Path in = state.folder().resolve("incoming");
+    AtomicFile.createFolder(in);
+    return in.resolve("upload-" + Long.toHexString(System.nanoTime()) + SUFFIX);
+  }
+
+  /**
+   * Installs an uploaded package.
+   *
+   * @throws IllegalStateException if an install is already running
+   */
+  Job installUploaded(Path file, String name, boolean allowDowngrade, String by, String source) {
+    Job j = begin("install", "upload:" + name, by);
+    worker.execute(() -> install(j, file, false, allowDowngrade, source));
+    return j;
+  }
+
+  /**
+   * Moves back to the previous bundle set.
+   *
+   * @throws IllegalStateException if there is none, or an install is running
+   */
+  Job rollback(String by, String source) throws IOException {
+    BundleSet current =
+        state.current().orElseThrow(() -> new IllegalStateException("no update was installed"));
+    BundleSet previous =
+        state
+            .previous()
+            .orElseThrow(
+                () -> new IllegalStateException("there is no previous bundle set to roll back to"));
+    Job j = begin("rollback", "manual", by);
+    worker.execute(() -> manualRollback(j, current, previous, source));
+    return j;
+  }
+
+  private Job begin(String kind, String source, String by) {
+    Job j = new Job(Long.toHexString(System.currentTimeMillis()), kind, source, by);
+    Job running = job.get();
+    if (running != null && !running.phase.equals("done")) {
+      throw new IllegalStateException(
+          "an update is in progress ("
+              + running.source
+              + ", "
+              + running.phase
+              + "); wait for it to end");
+    }
+    if (!job.compareAndSet(running, j)) {
+      throw new IllegalStateException(
+          "an update was started at the same moment; wait for it to end");
+    }
+    return j;
+  }
+
+  // ---------------------------------------------------------------- the install
+
+  private void install(Job j, Path pkg, boolean fromStick, boolean allowDowngrade, String source) {
+    JsonObject entry = entry(j);
+    Map<String, Long> timings = new LinkedHashMap<>();
+    Path staging = state.folder().resolve("staging").resolve(j.id);
+    // What is deleted afterwards: the copy taken off the stick, or the upload; never the stick's
+    // file.
+    Path copy = fromStick ? null : pkg;
+    long t0 = System.nanoTime();
+    try {
+      if (fromStick) {
+        j.phase = "copying";
+        copy = incoming();
+        copyOff(j, pkg, copy);
+        timings.put("copyMs", ms(t0));
+      } else {
+        j.total = Files.size(pkg);
+        j.bytes = j.total;
+      }
+      entry.put("packageBytes", Files.size(copy));
+      j.phase = "verifying";
+      long t1 = System.nanoTime();
+      AtomicFile.createFolder(staging);
+      UpdatePackage.Verified v;
+      try {
+        v = UpdatePackage.verify(copy, UpdateKeys.load(keyFolders), state.revoked(), staging);
+      } catch (IllegalArgumentException e) {
+        throw new Refused(e.getMessage());
+      }
+      entry
+          .put("version", v.manifest().version().toString())
+          .put("notes", v.manifest().notes())
+          .put("ecdsaSigner", v.ecdsaSigner())
+          .put("lmsSigner", v.lmsSigner())
+          .put("files", v.manifest().files().size());
+      if (!v.manifest().revokes().isEmpty()) {
+        state.revoke(v.manifest().revokes());
+        entry.put("revokes", new JsonArray(new ArrayList<>(v.manifest().revokes())));
+      }
+      BundleSet from =
+          state.current().orElseThrow(() -> new IOException("no running set is recorded"));
+      Map<String, Path> jars = bundles(v, staging);
+      checkVersion(v.manifest(), from, allowDowngrade, j, source, entry);
+      BundleSet to = next(from, v.manifest().version().toString(), jars);
+      List<String> changed = new ArrayList<>(from.changedTo(to));
+      entry.put("changed", new JsonArray(changed));
+      if (changed.contains(SELF)) {
+        throw new Refused(
+            "the package changes the updater itself ("
+                + SELF
+                + "), which cannot replace itself"
+                + " while it runs; install such a release with the appliance image");
+      }
+      if (v.manifest().restart()) {
+        throw new Refused(
+            "the package says it needs a restart; this appliance installs only live packages, install"
+                + " it with the appliance image");
+      }
+      timings.put("verifyMs", ms(t1));
+      audit(
+          "update.verify",
+          j,
+          source,
+          v.manifest().version().toString(),
+          AuditOutcome.SUCCESS,
+          Map.of(
+              "ecdsaSigner",
+              v.ecdsaSigner(),
+              "lmsSigner",
+              v.lmsSigner(),
+              "changed",
+              String.join(",", changed)));
+      j.phase = "resolving";
+      long t2 = System.nanoTime();
+      List<BundleResource> incoming = new ArrayList<>();
+      for (String bsn : changed) {
+        if (jars.containsKey(bsn) && to.bundles().containsKey(bsn)) {
+          incoming.add(BundleResource.read(jars.get(bsn)));
+        }
+      }
+      List<String> unresolved = DryRun.check(resolver, context.getBundles(), incoming);
+      timings.put("resolveMs", ms(t2));
+      if (!unresolved.isEmpty()) {
+        entry.put("unresolved", new JsonArray(unresolved));
+        throw new Refused("the new bundle set does not resolve: " + String.join("; ", unresolved));
+      }
+      j.phase = "staging";
+      stage(jars, to, staging);
+      swap(j, from, to, entry, timings, source);
+    } catch (Refused e) {
+      finish(j, entry, timings, "refused", e.getMessage(), source);
+    } catch (IOException e) {
+      String why =
+          fromStick && j.phase.equals("copying")
+              ? "the stick was removed or could not be read while the package was copied off it ("
+                  + e.getMessage()
+                  + "); nothing was installed: put it back and try again"
+              : "the package could not be read or staged (" + e + "); nothing was installed";
+      finish(j, entry, timings, "refused", why, source);
+    } catch (RuntimeException | GeneralSecurityException e) {
+      LOG.log(Level.WARNING, "Update " + j.source + " failed", e);
+      finish(j, entry, timings, "refused", "the update failed: " + e, source);
+    } finally {
+      try {
+        UpdatePackage.clear(staging);
+        Files.deleteIfExists(staging);
+        if (copy != null) {
+          Files.deleteIfExists(copy);
+        }
+      } catch (IOException e) {
+        LOG.log(
+            Level.WARNING, "Could not clear the staging of update " + j.id + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private void swap(
+      Job j,
+      BundleSet from,
+      BundleSet to,
+      JsonObject entry,
+      Map<String, Long> timings,
+      String source)
+      throws IOException {
+    j.phase = "installing";
+    long t3 = System.nanoTime();
+    UpdateState.Journal journal = new UpdateState.Journal(j.id, "swap", from, to, entry.copy());
+    state.journal(journal);
+    List<String> problems = new ArrayList<>();
+    try {
+      problems.addAll(swapper.apply(from, to));
+    } catch (BundleException | IOException | RuntimeException e) {
+      problems.add("the framework refused the new bundles: " + e.getMessage());
+    }
+    timings.put("swapMs", ms(t3));
+    j.phase = "checking";
+    state.journal(journal.phase("check"));
+    long t4 = System.nanoTime();
+    if (problems.isEmpty()) {
+      problems.addAll(health().check(to, System.currentTimeMillis() + healthSeconds * 1000L));
+    }
+    timings.put("checkMs", ms(t4));
+    if (problems.isEmpty()) {
+      state.sets(to, from);
+      state.endJournal();
+      audit(
+          "update.swap",
+          j,
+          source,
+          to.version(),
+          AuditOutcome.SUCCESS,
+          Map.of("changed", String.join(",", from.changedTo(to))));
+      finish(j, entry, timings, "installed", "version " + to.version() + " is running", source);
+      return;
+    }
+    entry.put("problems", new JsonArray(problems));
+    audit(
+        "update.swap",
+        j,
+        source,
+        to.version(),
+        AuditOutcome.FAILURE,
+        Map.of("problems", String.join("; ", problems)));
+    j.phase = "rolling-back";
+    state.journal(journal.phase("rollback"));
+    long t5 = System.nanoTime();
+    List<String> old = restore(to, from);
+    timings.put("rollbackMs", ms(t5));
+    state.endJournal();
+    String why =
+        "the new set failed its health check ("
+            + String.join("; ", problems)
+            + "); rolled back to "
+            + from.version()
+            + (old.isEmpty()
+                ? ", which is healthy"
+                : ", which is not healthy either: " + String.join("; ", old));
+    audit(
+        "update.rollback",
+        j,
+        source,
+        from.version(),
+        old.isEmpty() ? AuditOutcome.SUCCESS : AuditOutcome.FAILURE,
+        Map.of("reason", String.join("; ", problems)));
+    finish(j, entry, timings, "rolled-back", why, source);
+  }
+
+  /** Puts {@code from} back where {@code to} runs or was being installed; its health problems. */
+  private List<String> restore(BundleSet to, BundleSet from) {
+    List<String> problems = new ArrayList<>();
+    try {
+      problems.addAll(swapper.apply(to, from));
+    } catch (BundleException | IOException | RuntimeException e) {
+      problems.add("the framework refused the previous bundles: " + e.getMessage());
+    }
+    problems.addAll(health().check(from, System.currentTimeMillis() + healthSeconds * 1000L));
+    return problems;
+  }
+
+  private void manualRollback(Job j, BundleSet current, BundleSet previous, String source) {
+    JsonObject entry = entry(j).put("version", previous.version()).put("from", current.version());
+    Map<String, Long> timings = new LinkedHashMap<>();
+    try {
+      j.phase = "installing";
+      entry.put("changed", new JsonArray(new ArrayList<>(current.changedTo(previous))));
+      UpdateState.Journal journal =
+          new UpdateState.Journal(j.id, "swap", current, previous, entry.copy());
+      state.journal(journal);
+      long t = System.nanoTime();
+      List<String> problems = new ArrayList<>();
+      try {
+        problems.addAll(swapper.apply(current, previous));
+      } catch (BundleException | IOException | RuntimeException e) {
+        problems.add("the framework refused the previous bundles: " + e.getMessage());
+      }
+      j.phase = "checking";
+      if (problems.isEmpty()) {
+        problems.addAll(
+            health().check(previous, System.currentTimeMillis() + healthSeconds * 1000L));
+      }
+      timings.put("rollbackMs", ms(t));
+      if (problems.isEmpty()) {
+        state.sets(previous, current);
+        state.endJournal();
+        finish(
+            j,
+            entry,
+            timings,
+            "rolled-back",
+            "version " + previous.version() + " is running again",
+            source);
+      } else {
+        j.phase = "rolling-back";
+        List<String> back = restore(previous, current);
+        state.endJournal();
+        finish(
+            j,
+            entry,
+            timings,
+            "failed",
+            "the previous set failed its health check ("
+                + String.join("; ", problems)
+                + "); "
+                + current.version()
+                + " was put back"
+                + (back.isEmpty() ? "" : " but is not healthy: " + String.join("; ", back)),
+            source);
+      }
+    } catch (IOException e) {
+      finish(
+          j,
+          entry,
+          timings,
+          "failed",
+          "the rollback could not be recorded: " + e.getMessage(),
+          source);
+    }
+  }
+
+  // ---------------------------------------------------------------- start-up: base set, journal
+
+  private void startup(Job j) {
+    try {
+      long deadline = System.currentTimeMillis() + 300_000;
+      while (context.getBundle(0).getState() != Bundle.ACTIVE
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(200);
+      }
+      clearLeftovers();
+      if (state.current().isEmpty()) {
+        state.sets(base(), null);
+      }
+      Optional<UpdateState.Journal> journal = state.journal();
+      if (journal.isEmpty()) {
+        return;
+      }
+      UpdateState.Journal jr = journal.get();
+      if (state.current().map(c -> c.equals(jr.to())).orElse(false)) {
+        state.endJournal();
+        return;
+      }
+      j.phase = "rolling-back";
+      LOG.warning(
+          "An update install was interrupted ("
+              + jr.entry().getString("source", jr.id())
+              + ", during "
+              + jr.phase()
+              + "): restoring the bundle set of version "
+              + jr.from().version());
+      List<String> problems = restore(jr.to(), jr.from());
+      state.endJournal();
+      JsonObject entry =
+          jr.entry()
+              .copy()
+              .put("outcome", "rolled-back")
+              .put("ended", Instant.now().toString())
+              .put(
+                  "reason",
+                  "the appliance stopped during the install ("
+                      + jr.phase()
+                      + "); version "
+                      + jr.from().version()
+                      + " was restored at the next start"
+                      + (problems.isEmpty()
+                          ? ""
+                          : ", but it is not healthy: " + String.join("; ", problems)));
+      state.record(entry);
+      audit.append(
+          new AuditEvent(
+              "bulwark",
+              "journal",
+              "update.recover",
+              jr.from().version(),
+              problems.isEmpty() ? AuditOutcome.SUCCESS : AuditOutcome.FAILURE,
+              Map.of("interrupted", jr.phase(), "id", jr.id())));
+      LOG.warning(
+          "Interrupted update "
+              + jr.id()
+              + " rolled back; version "
+              + jr.from().version()
+              + " runs"
+              + (problems.isEmpty() ? "" : " with problems: " + String.join("; ", problems)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          Level.SEVERE,
+          "The update state in "
+              + state.folder()
+              + " cannot be used: "
+              + e.getMessage()
+              + "; updates are refused until it is repaired",
+          e);
+    } finally {
+      j.phase = "done";
+    }
+  }
+
+  private void clearLeftovers() throws IOException {
+    Path staging = state.folder().resolve("staging");
+    if (Files.isDirectory(staging)) {
+      UpdatePackage.clear(staging);
+    }
+    Path in = state.folder().resolve("incoming");
+    if (Files.isDirectory(in)) {
+      UpdatePackage.clear(in);
+    }
+  }
+
+  /** The set the appliance's own jar installed: every bundle it holds, by its location. */
+  private BundleSet base() {
+    Map<String, BundleSet.Member> m = new TreeMap<>();
+    for (Bundle b : swapper.running().values()) {
+      if (Swapper.embedded(b.getLocation())) {
+        m.put(
+            b.getSymbolicName(),
+            new BundleSet.Member(b.getVersion().toString(), BundleSet.EMBEDDED + b.getLocation()));
+      }
+    }
+    return new BundleSet(baseVersion(), m);
+  }
+
+  private String baseVersion() {
+    Version v = context.getBundle().getVersion();
+    return new Version(v.getMajor(), v.getMinor(), v.getMicro()).toString();
+  }
+
+  // ---------------------------------------------------------------- verification helpers
+
+  /** The package's bundles by symbolic name, checked against its R5 index. */
+  private static Map<String, Path> bundles(UpdatePackage.Verified v, Path staging)
+      throws IOException, GeneralSecurityException, Refused {
+    Map<String, Path> jars = new TreeMap<>();
+    Map<String, BundleResource> resources = new TreeMap<>();
+    for (UpdateManifest.Entry e : v.manifest().files()) {
+      if (!e.path().startsWith("bundles/")) {
+        continue;
+      }
+      if (!e.path().endsWith(".jar")) {
+        throw new Refused("'" + e.path() + "' in bundles/ is not a jar");
+      }
+      Path jar = staging.resolve(e.path());
+      BundleResource r;
+      try {
+        r = BundleResource.read(jar);
+      } catch (IllegalArgumentException | IOException x) {
+        throw new Refused("'" + e.path() + "' is not a usable OSGi bundle: " + x.getMessage());
+      }
+      if (jars.put(r.symbolicName(), jar) != null) {
+        throw new Refused("the package holds " + r.symbolicName() + " twice");
+      }
+      resources.put(e.path(), r);
+    }
+    if (jars.isEmpty()) {
+      return jars;
+    }
+    Path index = staging.resolve(PackageWriter.INDEX);
+    if (!Files.isRegularFile(index)) {
+      throw new Refused("the package holds bundles but no index.xml (their R5 repository index)");
+    }
+    List<RepositoryIndex.Listed> listed;
+    try {
+      listed = RepositoryIndex.read(Files.readAllBytes(index));
+    } catch (IllegalArgumentException e) {
+      throw new Refused(e.getMessage());
+    }
+    Map<String, RepositoryIndex.Listed> byUrl = new TreeMap<>();
+    for (RepositoryIndex.Listed l : listed) {
+      if (!resources.containsKey(l.url())) {
+        throw new Refused("index.xml lists " + l.url() + ", which the package does not hold");
+      }
+      byUrl.put(l.url(), l);
+    }
+    for (var e : resources.entrySet()) {
+      RepositoryIndex.Listed l = byUrl.get(e.getKey());
+      if (l == null) {
+        throw new Refused("index.xml does not list " + e.getKey());
+      }
+      BundleResource r = e.getValue();
+      if (!l.symbolicName().equals(r.symbolicName()) || !l.version().equals(r.version())) {
+        throw new Refused(
+            "index.xml calls "
+                + e.getKey()
+                + " "
+                + l.symbolicName()
+                + " "
+                + l.version()
+                + ", but it is "
+                + r);
+      }
+      String sha = PackageWriter.digest(staging.resolve(e.getKey()), "SHA-256");
+      if (!sha.equals(l.sha256())) {
+        throw new Refused("index.xml gives " + e.getKey() + " another SHA-256 than it has");
+      }
+    }
+    return jars;
+  }
+
+  private void checkVersion(
+      UpdateManifest m,
+      BundleSet from,
+      boolean allowDowngrade,
+      Job j,
+      String source,
+      JsonObject entry)
+      throws Refused {
+    Version running = Version.parseVersion(from.version());
+    entry.put("from", from.version());
+    if (!m.appliesTo(running)) {
+      throw new Refused(
+          "the package ("
+              + m.version()
+              + ") applies to "
+              + m.appliesTo()
+              + ", and this appliance runs "
+              + running);
+    }
+    int c = m.version().compareTo(running);
+    if (c == 0) {
+      throw new Refused("this appliance already runs version " + running);
+    }
+    if (c < 0) {
+      if (!allowDowngrade) {
+        throw new Refused(
+            "the package would downgrade "
+                + running
+                + " to "
+                + m.version()
+                + "; an admin may allow a downgrade explicitly (it is audited)");
+      }
+      entry.put("downgrade", true);
+      audit(
+          "update.downgrade",
+          j,
+          source,
+          m.version().toString(),
+          AuditOutcome.SUCCESS,
+          Map.of("from", running.toString()));
+    }
+  }
+
+  /** The set after the package: each of its bundles replaces the running one unless identical. */
+  private BundleSet next(BundleSet from, String version, Map<String, Path> jars)
+      throws IOException, GeneralSecurityException {
+    Map<String, BundleSet.Member> m = new TreeMap<>(from.bundles());
+    for (var e : jars.entrySet()) {
+      String sha = PackageWriter.sha384(e.getValue());
+      BundleSet.Member old = m.get(e.getKey());
+      if (old != null && sha.equals(sha384(old))) {
+        continue;
+      }
+      BundleResource r = BundleResource.read(e.getValue());
+      m.put(
+          e.getKey(),
+          new BundleSet.Member(
+              r.version().toString(),
+              BundleSet.REPO
+                  + "bundles/"
+                  + e.getKey()
+                  + "-"
+                  + r.version()
+                  + "-"
+                  + sha.substring(0, 16)
+                  + ".jar"));
+    }
+    return new BundleSet(version, m);
+  }
+
+  private String sha384(BundleSet.Member m) throws IOException, GeneralSecurityException {
+    MessageDigest d = MessageDigest.getInstance("SHA-384");
+    try (InputStream in = swapper.open(m)) {
+      byte[] buf = new byte[1 << 16];
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        d.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(d.digest());
+  }
+
+  /** Puts the new set's jars into the offline repository (synced) and rewrites its index. */
+  private void stage(Map<String, Path> jars, BundleSet to, Path staging)
+      throws IOException, GeneralSecurityException {
+    for (var e : to.bundles().entrySet()) {
+      BundleSet.Member m = e.getValue();
+      if (m.embedded() || !jars.containsKey(e.getKey())) {
+        continue;
+      }
+      Path target = repository.resolve(m.source().substring(BundleSet.REPO.length()));
+      if (!Files.exists(target)) {
+        AtomicFile.createFolder(target.getParent());
+        AtomicFile.write(target, Files.readAllBytes(jars.get(e.getKey())));
+      }
+    }
+    for (String folder : List.of("images", "os")) {
+      Path from = staging.resolve(folder);
+      if (Files.isDirectory(from)) {
+        try (var walk = Files.walk(from)) {
+          for (Path p : walk.filter(Files::isRegularFile).toList()) {
+            Path target = repository.resolve(staging.relativize(p).toString());
+            Files.createDirectories(target.getParent());
+            Files.move(p, target, StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    }
+    List<RepositoryIndex.Entry> entries = new ArrayList<>();
+    Path bundles = repository.resolve("bundles");
+    if (Files.isDirectory(bundles)) {
+      try (var list = Files.list(bundles)) {
+        for (Path p : list.filter(x -> x.toString().endsWith(".jar")).sorted().toList()) {
+          entries.add(
+              new RepositoryIndex.Entry(
+                  "bundles/" + p.getFileName(),
+                  BundleResource.read(p),
+                  PackageWriter.digest(p, "SHA-256"),
+                  Files.size(p)));
+        }
+      }
+    }
+    AtomicFile.write(
+        repository.resolve(PackageWriter.INDEX),
+        RepositoryIndex.write("bulwark-offline", System.currentTimeMillis(), entries));
+  }
+
+  private void copyOff(Job j, Path from, Path to) throws IOException, Refused {
+    long size = Files.size(from);
+    j.total = size;
+    long free = Files.getFileStore(to.getParent()).getUsableSpace();
+    if (size * 2 + (256L << 20) > free) {
+      throw new Refused(
+          "the package ("
+              + (size >> 20)
+              + " MiB) needs twice its size and 256 MiB free in "
+              + state.folder()
+              + ", which has "
+              + (free >> 20)
+              + " MiB");
+    }
+    byte[] buf = new byte[1 << 20];
+    try (InputStream in = Files.newInputStream(from);
+        OutputStream out =
+            Files.newOutputStream(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        out.write(buf, 0, n);
+        j.bytes += n;
+      }
+    }
+    if (j.bytes != size) {
+      throw new IOException("read " + j.bytes + " of " + size + " bytes");
+    }
+  }
+
+  // ---------------------------------------------------------------- the rest
+
+  private SetHealth health() {
+    return new SetHealth(context, requiredServices, adminPlane);
+  }
+
+  /** Where the admin plane listens, from the web's configuration; null where no web runs. */
+  private static InetSocketAddress adminPlane(Map<String, Object> properties) {
+    Object port = properties.get("httpsPort");
+    if (port == null) {
+      return null;
+    }
+    String host = String.valueOf(properties.getOrDefault("bindAddress", "127.0.0.1"));
+    if (host.equals("0.0.0.0") || host.equals("::") || host.isBlank()) {
+      host = "127.0.0.1";
+    }
+    try {
+      return new InetSocketAddress(host, Integer.parseInt(port.toString().strip()));
+    } catch (IllegalArgumentException e) {
+      LOG.warning(
+          "The admin plane's port '" + port + "' is unusable; the update health check skips it");
+      return null;
+    }
+  }
+
+  private JsonObject entry(Job j) {
+    return new JsonObject()
+        .put("id", j.id)
+        .put("kind", j.kind)
+        .put("source", j.source)
+        .put("by", j.by)
+        .put("started", j.started.toString());
+  }
+
+  private void finish(
+      Job j,
+      JsonObject entry,
+      Map<String, Long> timings,
+      String outcome,
+      String reason,
+      String source) {
+    entry
+        .put("outcome", outcome)
+        .put("reason", reason)
+        .put("ended", Instant.now().toString())
+        .put("timings", new JsonObject(new LinkedHashMap<>(timings)));
+    j.message = reason;
+    try {
+      state.record(entry);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "The update history cannot be written: " + e.getMessage());
+    }
+    AuditOutcome o =
+        outcome.equals("installed") || (j.kind.equals("rollback") && outcome.equals("rolled-back"))
+            ? AuditOutcome.SUCCESS
+            : AuditOutcome.FAILURE;
+    audit(
+        j.kind.equals("rollback") ? "update.rollback" : "update.install",
+        j,
+        source,
+        entry.getString("version", j.source),
+        o,
+        Map.of("outcome", outcome, "reason", reason, "source", j.source));
+    Level level = o == AuditOutcome.SUCCESS ? Level.INFO : Level.WARNING;
+    LOG.log(level, "Update " + j.source + ": " + outcome + ": " + reason);
+    j.phase = "done";
+  }
+
+  private void audit(
+      String action,
+      Job j,
+      String source,
+      String target,
+      AuditOutcome outcome,
+      Map<String, String> details) {
+    try {
+      audit.append(new AuditEvent(j.by, source, action, target, outcome, details));
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "The audit log refused " + action + " of update " + j.id + ": " + e.getMessage());
+    }
+  }
+
+  private static long ms(long since) {
+    return (System.nanoTime() - since) / 1_000_000;
+  }
+}
