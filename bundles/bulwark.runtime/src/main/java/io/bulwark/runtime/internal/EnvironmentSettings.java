@@ -57,6 +57,11 @@ import java.util.regex.Pattern;
  *   <tr><td>BULWARK_PXE_SUBNET</td><td>io.bulwark.pxe subnet, e.g. 10.40.0.0/22</td></tr>
  *   <tr><td>BULWARK_PXE_RANGE</td><td>io.bulwark.pxe rangeStart and rangeEnd, as first-last</td></tr>
  *   <tr><td>BULWARK_PXE_HTTP_PORT</td><td>io.bulwark.pxe httpPort</td></tr>
+ *   <tr><td>BULWARK_DATA_DIR (also)</td><td>io.bulwark.updates keyFolders (keys/ of the working
+ *       folder and keys/ in it), repository (offline-repo in it), stateFolder (updates in it) and
+ *       watchFolder (usb in it)</td></tr>
+ *   <tr><td>BULWARK_UPDATES_WATCH</td><td>io.bulwark.updates watchFolder: the mount point of the
+ *       update stick</td></tr>
  *   <tr><td>BULWARK_AUDIT_MAX_BYTES</td><td>io.bulwark.audit maxBytes: bytes, or with K, M, G or T
  *       (binary) after the number</td></tr>
  * </table>
@@ -77,13 +82,15 @@ final class EnvironmentSettings {
   static final String SLURM_PID = "io.bulwark.scheduler.slurm";
   static final String PXE_PID = "io.bulwark.pxe";
   static final String PROVISIONING_PID = "io.bulwark.provisioning";
+  static final String UPDATES_PID = "io.bulwark.updates";
 
   /**
    * The configurations the environment creates when no configuration resource holds them (the
    * others it only overrides): components that are off, or at their defaults, until told.
    */
   static final java.util.Set<String> CREATED =
-      java.util.Set.of(REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID, PXE_PID, PROVISIONING_PID);
+      java.util.Set.of(
+          REMEDIATION_PID, SLURM_PID, AGENT_ACTIONS_PID, PXE_PID, PROVISIONING_PID, UPDATES_PID);
 
   /** The simulator's own limit (bulwark.sim's SimulatorOptions.MAX_NODES). */
   static final int MAX_SIM_NODES = 4096;
@@ -128,6 +135,10 @@ final class EnvironmentSettings {
           "imageFolder",
           dir.resolve("pxe").resolve("boot").resolve("images").toString());
       put(o, PROVISIONING_PID, "keyFolders", new String[] {"keys", dir.resolve("keys").toString()});
+      put(o, UPDATES_PID, "keyFolders", new String[] {"keys", dir.resolve("keys").toString()});
+      put(o, UPDATES_PID, "repository", dir.resolve("offline-repo").toString());
+      put(o, UPDATES_PID, "stateFolder", dir.resolve("updates").toString());
+      put(o, UPDATES_PID, "watchFolder", dir.resolve("usb").toString());
     }
     String httpPort = value(env, "BULWARK_HTTP_PORT");
     if (httpPort != null) {
@@ -279,6 +290,10 @@ final class EnvironmentSettings {
       put(o, SLURM_PID, "slurmConf", conf.toString());
     }
     pxe(env, o);
+    String watch = value(env, "BULWARK_UPDATES_WATCH");
+    if (watch != null) {
+      put(o, UPDATES_PID, "watchFolder", path("BULWARK_UPDATES_WATCH", watch).toString());
+    }
     String fileSd = value(env, "BULWARK_FILE_SD");
     if (fileSd != null) {
       Path file = path("BULWARK_FILE_SD", fileSd);

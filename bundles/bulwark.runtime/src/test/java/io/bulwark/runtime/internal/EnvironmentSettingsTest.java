@@ -33,6 +33,18 @@ class EnvironmentSettingsTest {
         .containsEntry("keystore", dir.resolve("tls/admin.bcfks").toString());
     assertThat(s.overridesFor("io.bulwark.audit"))
         .containsEntry("folder", dir.resolve("audit").toString());
+    assertThat(s.overridesFor("io.bulwark.updates"))
+        .containsEntry("repository", dir.resolve("offline-repo").toString())
+        .containsEntry("stateFolder", dir.resolve("updates").toString())
+        .containsEntry("watchFolder", dir.resolve("usb").toString());
+  }
+
+  @Test
+  void theUpdateStickMayBeMountedAnywhere() {
+    EnvironmentSettings s =
+        EnvironmentSettings.from(
+            Map.of("BULWARK_DATA_DIR", dir.toString(), "BULWARK_UPDATES_WATCH", "/media/stick"));
+    assertThat(s.overridesFor("io.bulwark.updates")).containsEntry("watchFolder", "/media/stick");
   }
 
   @Test
