@@ -396,13 +396,13 @@ class OfflineUpdateIT {
 
   // ------------------------------------------------------------------ the appliance's answers
 
-  private static JsonObject status(RunningAppliance b) throws Exception {
+  static JsonObject status(RunningAppliance b) throws Exception {
     HttpResponse<String> r = b.get("/api/v1/updates");
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return new JsonObject(r.body());
   }
 
-  private static List<JsonObject> history(RunningAppliance b) throws Exception {
+  static List<JsonObject> history(RunningAppliance b) throws Exception {
     HttpResponse<String> r = b.get("/api/v1/updates/history");
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     List<JsonObject> out = new ArrayList<>();
@@ -438,10 +438,25 @@ class OfflineUpdateIT {
         "the update status did not get there: " + (s == null ? "" : s.encodePrettily()));
   }
 
-  private static JsonObject awaitEntry(RunningAppliance b, String id) throws Exception {
+  static JsonObject awaitEntry(RunningAppliance b, String id) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
     while (System.nanoTime() < deadline) {
-      for (JsonObject e : history(b)) {
+      HttpResponse<String> r;
+      try {
+        r = b.get("/api/v1/updates/history");
+      } catch (IOException swapping) {
+        // the admin plane itself restarting, when the swap replaces it
+        Thread.sleep(100);
+        continue;
+      }
+      if (r.statusCode() != 200) {
+        // 503 while a swap has the updates routes away (a service they use is being replaced)
+        Thread.sleep(100);
+        continue;
+      }
+      List<JsonObject> entries = new ArrayList<>();
+      new JsonObject(r.body()).getJsonArray("updates").forEach(e -> entries.add((JsonObject) e));
+      for (JsonObject e : entries) {
         if (e.getString("id").equals(id)) {
           return e;
         }
@@ -451,8 +466,7 @@ class OfflineUpdateIT {
     throw new AssertionError("update " + id + " did not end:\n" + b.console());
   }
 
-  private static JsonObject install(RunningAppliance b, String file, boolean downgrade)
-      throws Exception {
+  static JsonObject install(RunningAppliance b, String file, boolean downgrade) throws Exception {
     HttpResponse<String> r =
         b.send(
             "POST",
@@ -534,7 +548,7 @@ class OfflineUpdateIT {
    * Runs the release engineer's tool in its own JVM (outside approved-only mode, as on the
    * workstation).
    */
-  private static String tool(String... args) throws Exception {
+  static String tool(String... args) throws Exception {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -550,8 +564,7 @@ class OfflineUpdateIT {
     return out;
   }
 
-  private static Path pack(
-      Path dir, String name, String version, String range, String key, String... files)
+  static Path pack(Path dir, String name, String version, String range, String key, String... files)
       throws Exception {
     Path notes = dir.resolve(name + ".notes");
     Files.writeString(notes, "Release " + version + " for the update test.\n");
@@ -573,7 +586,7 @@ class OfflineUpdateIT {
   }
 
   /** The demo jar's copy of a bundle. */
-  private static byte[] embedded(String bsn) throws IOException {
+  static byte[] embedded(String bsn) throws IOException {
     try (ZipFile demo = new ZipFile(System.getProperty("bulwark.demo.jar"))) {
       ZipEntry e = demo.getEntry("jar/" + bsn + "-0.1.0-SNAPSHOT.jar");
       assertThat(e).as(bsn + " in the demo jar").isNotNull();
@@ -593,7 +606,7 @@ class OfflineUpdateIT {
    * The bundle at another version, with headers set (a value starting with '+' is appended to the
    * header's clauses) and entries added.
    */
-  private static byte[] rebuild(
+  static byte[] rebuild(
       byte[] jar, String version, Map<String, String> headers, Map<String, byte[]> add)
       throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -626,14 +639,14 @@ class OfflineUpdateIT {
     return out.toByteArray();
   }
 
-  private static Map<String, byte[]> classFile(Class<?> c) throws IOException {
+  static Map<String, byte[]> classFile(Class<?> c) throws IOException {
     String name = c.getName().replace('.', '/') + ".class";
     try (InputStream in = c.getClassLoader().getResourceAsStream(name)) {
       return Map.of(name, in.readAllBytes());
     }
   }
 
-  private static Path write(Path p, byte[] b) throws IOException {
+  static Path write(Path p, byte[] b) throws IOException {
     Files.write(p, b);
     return p;
   }

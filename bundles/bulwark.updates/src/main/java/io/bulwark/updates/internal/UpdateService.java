@@ -18,12 +18,15 @@ import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +38,8 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.Version;
+import org.osgi.framework.wiring.BundleWire;
+import org.osgi.framework.wiring.BundleWiring;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -119,6 +124,20 @@ public final class UpdateService {
   private final int healthSeconds;
   private final Swapper swapper;
   private final ExecutorService worker;
+
+  /**
+   * One worker for every instance of this component in this bundle revision: an instance
+   * deactivated while it installs (a service it references went away with the swap) finishes its
+   * install, and the next instance's start-up check of the journal runs only after it.
+   */
+  private static final ExecutorService WORKER =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "bulwark-updates");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final AtomicReference<Job> job = new AtomicReference<>();
 
   @Activate
@@ -140,13 +159,7 @@ public final class UpdateService {
     this.state = new UpdateState(Path.of(config.stateFolder()).toAbsolutePath().normalize());
     this.healthSeconds = Math.max(5, config.healthSeconds());
     this.swapper = new Swapper(context, repository);
-    this.worker =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "bulwark-updates");
-              t.setDaemon(true);
-              return t;
-            });
+    this.worker = WORKER;
     Job recovery = new Job("startup", "startup", "journal", "bulwark");
     job.set(recovery);
     worker.execute(() -> startup(recovery));
@@ -154,7 +167,7 @@ public final class UpdateService {
 
   @Deactivate
   void deactivate() {
-    worker.shutdownNow();
+    // The worker is shared and keeps running: an install in progress ends and records its outcome.
   }
 
   // ---------------------------------------------------------------- what the UI and API read
@@ -352,6 +365,34 @@ public final class UpdateService {
       BundleSet to = next(from, v.manifest().version().toString(), jars);
       List<String> changed = new ArrayList<>(from.changedTo(to));
       entry.put("changed", new JsonArray(changed));
+      Set<String> reach = new java.util.TreeSet<>();
+      Set<String> wired = wiredToSelf();
+      Set<String> core = coreProviders();
+      for (String bsn : changed) {
+        if (wired.contains(bsn)) {
+          reach.add(bsn);
+        }
+      }
+      Set<String> refreshed = refreshClosure(new java.util.HashSet<>(changed));
+      for (String bsn : changed) {
+        // a changed bundle that is, or is depended on by, a bundle of the required services
+        // and the role's configuration bundle: the Configurator re-delivers every configuration
+        // when it is replaced, which the running services do not survive
+        if (core.contains(bsn)
+            || bsn.startsWith("bulwark.config.")
+            || refreshClosure(Set.of(bsn)).stream().anyMatch(core::contains)) {
+          reach.add(bsn);
+        }
+      }
+      entry.put("refreshed", refreshed.size());
+      if (!reach.isEmpty()) {
+        throw new Refused(
+            "the package changes bundles that cannot be swapped while the appliance runs ("
+                + String.join(", ", reach)
+                + "): the updater is wired to them, or the appliance's required services come from"
+                + " them or from bundles wired to them; install this release with the appliance"
+                + " image, or leave those bundles out");
+      }
       if (changed.contains(SELF)) {
         throw new Refused(
             "the package changes the updater itself ("
@@ -420,6 +461,68 @@ public final class UpdateService {
             Level.WARNING, "Could not clear the staging of update " + j.id + ": " + e.getMessage());
       }
     }
+  }
+
+  /** The bundles that register the services the start-up check requires (and this updater). */
+  private Set<String> coreProviders() {
+    Set<String> out = new java.util.TreeSet<>();
+    for (String service : requiredServices) {
+      org.osgi.framework.ServiceReference<?> ref = context.getServiceReference(service);
+      if (ref != null && ref.getBundle() != null) {
+        out.add(ref.getBundle().getSymbolicName());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The running bundles a refresh of {@code bundles} restarts: them and every bundle wired to them.
+   */
+  private Set<String> refreshClosure(Set<String> bundles) {
+    Set<String> out = new java.util.TreeSet<>();
+    Deque<BundleWiring> todo = new ArrayDeque<>();
+    Set<BundleWiring> seen = new java.util.HashSet<>();
+    for (Bundle b : context.getBundles()) {
+      BundleWiring w = b.adapt(BundleWiring.class);
+      if (w != null && bundles.contains(b.getSymbolicName()) && seen.add(w)) {
+        todo.add(w);
+      }
+    }
+    while (!todo.isEmpty()) {
+      BundleWiring w = todo.pop();
+      out.add(w.getRevision().getSymbolicName());
+      for (BundleWire wire : w.getProvidedWires(null)) {
+        BundleWiring user = wire.getRequirerWiring();
+        if (user != null && seen.add(user)) {
+          todo.add(user);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The bundles whose refresh would refresh this one: everything it is wired to, transitively. */
+  private Set<String> wiredToSelf() {
+    Set<String> out = new java.util.TreeSet<>();
+    Deque<BundleWiring> todo = new ArrayDeque<>();
+    Set<BundleWiring> seen = new java.util.HashSet<>();
+    BundleWiring self = context.getBundle().adapt(BundleWiring.class);
+    if (self != null) {
+      todo.add(self);
+      seen.add(self);
+    }
+    while (!todo.isEmpty()) {
+      for (BundleWire w : todo.pop().getRequiredWires(null)) {
+        BundleWiring provider = w.getProviderWiring();
+        if (provider != null
+            && provider.getRevision().getBundle().getBundleId() != 0
+            && seen.add(provider)) {
+          out.add(provider.getRevision().getSymbolicName());
+          todo.add(provider);
+        }
+      }
+    }
+    return out;
   }
 
   private void swap(
