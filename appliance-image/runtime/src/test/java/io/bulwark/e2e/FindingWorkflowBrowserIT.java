@@ -52,10 +52,11 @@ class FindingWorkflowBrowserIT {
       String id = null;
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (id == null && System.nanoTime() < deadline) {
+        var r = bulwark.get("/api/v1/findings?state=open&kind=xid");
+        // 503 while the findings area is still binding its store after start-up: ask again
         JsonArray open =
-            new JsonObject(bulwark.get("/api/v1/findings?state=open&kind=xid").body())
-                .getJsonArray("findings");
-        if (!open.isEmpty()) {
+            r.statusCode() == 200 ? new JsonObject(r.body()).getJsonArray("findings") : null;
+        if (open != null && !open.isEmpty()) {
           id = open.getJsonObject(0).getString("id");
         }
         Thread.sleep(500);
