@@ -30,7 +30,9 @@ class LifecycleIT {
       JsonArray nodes = new JsonArray();
       while (nodes.size() < 64 && System.nanoTime() < deadline) {
         Thread.sleep(500);
-        nodes = nodesOf(first.get("/api/v1/nodes").body());
+        var r = first.get("/api/v1/nodes");
+        // 503 while the fleet area is still binding after start-up: ask again
+        nodes = r.statusCode() == 200 ? nodesOf(r.body()) : new JsonArray();
       }
       assertThat(nodes).hasSize(64);
       inventoryBefore =
