@@ -49,7 +49,12 @@ class LifecycleIT {
     try (RunningAppliance second = RunningAppliance.demo(work, Map.of())) {
       second.awaitUp(Duration.ofSeconds(60));
       // The inventory is served from the store before the first scrape of this run has finished.
-      JsonArray nodes = nodesOf(second.get("/api/v1/nodes").body());
+      var answer = second.get("/api/v1/nodes");
+      for (int i = 0; i < 60 && answer.statusCode() == 503; i++) {
+        Thread.sleep(500);
+        answer = second.get("/api/v1/nodes");
+      }
+      JsonArray nodes = nodesOf(answer.body());
       assertThat(
               nodes.stream()
                   .map(n -> ((JsonObject) n).getString("id"))
