@@ -32,16 +32,30 @@ async function problem(response, path) {
   return new ApiError(response.status, detail, title);
 }
 
-/** GETs an API path ("nodes", "findings?state=open") and returns its JSON. */
+/** How often a GET answered 503 (an area still starting, or its plugin being replaced) is asked again. */
+const UNAVAILABLE_RETRIES = 6;
+/** The longest wait between those tries, whatever Retry-After says. */
+const UNAVAILABLE_WAIT_MAX_MS = 5_000;
+
+/**
+ * GETs an API path ("nodes", "findings?state=open") and returns its JSON. A 503 (the area that answers
+ * the path is starting or being replaced) is asked again after its Retry-After, up to six times, so a
+ * page opened just after a start shows its data instead of an error until the next periodic reload.
+ */
 export async function getJson(path) {
-  let response;
-  try {
-    response = await fetch(BASE + path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
-  } catch (e) {
-    throw new ApiError(0, 'The appliance does not answer; retrying.');
+  for (let attempt = 0; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(BASE + path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    } catch (e) {
+      throw new ApiError(0, 'The appliance does not answer; retrying.');
+    }
+    if (response.ok) return response.json();
+    if (response.status !== 503 || attempt >= UNAVAILABLE_RETRIES) throw await problem(response, path);
+    const seconds = Number(response.headers.get('Retry-After'));
+    const wait = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, UNAVAILABLE_WAIT_MAX_MS)));
   }
-  if (!response.ok) throw await problem(response, path);
-  return response.json();
 }
 
 /**

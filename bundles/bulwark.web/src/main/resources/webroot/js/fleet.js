@@ -210,6 +210,11 @@ export function mount(root) {
     }
   }
 
+  /** The GPUs the grid shows, or those of them in one health state. */
+  function gpusShown(health) {
+    return nodes.reduce((sum, n) => sum + n.gpus.filter((g) => !health || g.health === health).length, 0);
+  }
+
   const refreshNodes = debounce(async () => {
     try {
       nodes = (await getJson('nodes')).nodes;
@@ -225,6 +230,8 @@ export function mount(root) {
     onCapacity(report) {
       capacity = report;
       renderCapacity();
+      // GPUs that appeared, went or stopped reporting since the grid was read: read the nodes again.
+      if (report.gpusInstalled !== gpusShown() || report.gpusUnknown !== gpusShown('unknown')) refreshNodes();
     },
     onFinding(f) {
       if (f.state === 'open' && f.severity === 'critical' && !open.has(f.id)) {
