@@ -6,6 +6,7 @@ import static io.bulwark.e2e.Runs.get;
 import static io.bulwark.e2e.Runs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.testing.alerting.WebhookCapture;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -111,6 +112,8 @@ class RemediationIT {
       String audit = bulwark.get("/api/v1/audit?action=remediation.step-end&limit=100").body();
       assertThat(audit).contains("power-cycle", "revalidate");
 
+      tellsFacilitiesThroughTheChannelNamedSo(bulwark);
+
       // An admin makes the policy's soak ten minutes long (a new version), so the run that gets
       // the isolation slot keeps it while the page is looked at.
       JsonObject policy = get(bulwark, "/api/v1/remediation/policies/gpu-off-the-bus");
@@ -189,6 +192,87 @@ class RemediationIT {
       } finally {
         browser.quit();
       }
+    }
+  }
+
+  /**
+   * Thermal throttling on another node: its run tells facilities through the webhook channel named
+   * so (which carries only critical findings itself), then the cooling is mended and the run
+   * returns the node, freeing the isolation slot for what follows.
+   */
+  private static void tellsFacilitiesThroughTheChannelNamedSo(RunningAppliance bulwark)
+      throws Exception {
+    String node = "gpu-node-012"; // busy: the simulator's gpu-node-010 idles, never throttles
+    try (WebhookCapture facilities = WebhookCapture.start()) {
+      HttpResponse<String> channel =
+          bulwark.send(
+              "PUT",
+              bulwark.baseUrl() + "/api/v1/notify/channels/facilities",
+              new JsonObject()
+                  .put("type", "webhook")
+                  .put(
+                      "settings",
+                      new JsonObject()
+                          .put("url", facilities.url("/in").toString())
+                          .put("allowPlaintext", "true")
+                          .put("format", "json"))
+                  .put("route", new JsonObject().put("minSeverity", "critical"))
+                  .encode());
+      assertThat(channel.statusCode()).as(channel.body()).isEqualTo(201);
+      HttpResponse<String> fault =
+          bulwark.send(
+              "POST",
+              bulwark.simUrl("/sim/faults"),
+              new JsonObject()
+                  .put("kind", "thermal-throttle")
+                  .put("node", node)
+                  .put("gpu", 2)
+                  .encode());
+      assertThat(fault.statusCode()).as(fault.body()).isEqualTo(201);
+      String faultId = new JsonObject(fault.body()).getString("id");
+
+      JsonObject notice = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      while (notice == null && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        for (WebhookCapture.Captured c : facilities.requests()) {
+          for (Object o : new JsonObject(c.body()).getJsonArray("notifications")) {
+            if ("notice".equals(((JsonObject) o).getString("event"))) {
+              notice = (JsonObject) o;
+            }
+          }
+        }
+      }
+      assertThat(notice).as("a notice reached the facilities channel").isNotNull();
+      assertThat(notice.getString("notice"))
+          .startsWith(node + " is drained because of thermal-throttle: GPU 2 of " + node);
+      assertThat(notice.getJsonObject("finding").getString("kind")).isEqualTo("thermal-throttle");
+      JsonObject run = awaitRun(bulwark, node, r -> true, 10);
+      assertThat(run.getString("policy")).isEqualTo("thermal-throttle");
+      JsonObject told =
+          await(
+              bulwark,
+              "/api/v1/remediation/runs/" + run.getString("id"),
+              r -> "done".equals(step(r, "notify").getString("status")),
+              30);
+      assertThat(step(told, "notify").getString("detail")).contains("sent through facilities");
+      assertThat(bulwark.get("/api/v1/audit?action=remediation.notify&limit=10").body())
+          .contains(node, "facilities");
+
+      // The cooling is mended: the finding clears, the node is re-validated and returned.
+      HttpResponse<String> cleared =
+          bulwark.send("DELETE", bulwark.simUrl("/sim/faults/" + faultId), null);
+      assertThat(cleared.statusCode()).as(cleared.body()).isBetween(200, 204);
+      JsonObject ended =
+          await(
+              bulwark,
+              "/api/v1/remediation/runs/" + run.getString("id"),
+              r -> !"running".equals(r.getString("state")),
+              180);
+      assertThat(ended.getString("state")).as(ended.encodePrettily()).isEqualTo("succeeded");
+      HttpResponse<String> deleted =
+          bulwark.send("DELETE", bulwark.baseUrl() + "/api/v1/notify/channels/facilities", null);
+      assertThat(deleted.statusCode()).as(deleted.body()).isBetween(200, 204);
     }
   }
 

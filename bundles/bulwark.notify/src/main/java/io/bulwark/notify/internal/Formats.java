@@ -110,10 +110,11 @@ final class Formats {
     }
   }
 
+  /** Version 2 adds the notice's text (version 1 entries are read with none). */
   static final class OutboxFormat implements RecordFormat<OutboxEntry> {
     @Override
     public int version() {
-      return 1;
+      return 2;
     }
 
     @Override
@@ -126,12 +127,13 @@ final class Formats {
       Records.writeInstant(out, n.at());
       writeMap(out, new TreeMap<>(n.nodeLabels()));
       writeFinding(out, n.finding());
+      out.writeUTF(n.notice());
     }
 
     @Override
     public OutboxEntry read(int version, DataInputStream in) throws IOException {
-      if (version != 1) {
-        throw Records.unknownVersion("outbox", version, 1);
+      if (version != 1 && version != 2) {
+        throw Records.unknownVersion("outbox", version, 2);
       }
       long seq = in.readLong();
       String channel = in.readUTF();
@@ -143,8 +145,11 @@ final class Formats {
       var at = Records.readInstant(in);
       Map<String, String> labels = readMap(in);
       Finding f = readFinding(in);
+      String notice = version >= 2 ? in.readUTF() : "";
       return new OutboxEntry(
-          seq, channel, new Notification(id, Notification.Event.values()[event], f, labels, at));
+          seq,
+          channel,
+          new Notification(id, Notification.Event.values()[event], f, labels, at, notice));
     }
   }
 

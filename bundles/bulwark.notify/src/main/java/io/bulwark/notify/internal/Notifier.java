@@ -19,6 +19,7 @@ import io.bulwark.api.telemetry.TelemetryTargets;
 import io.bulwark.notify.api.ChannelConfig;
 import io.bulwark.notify.api.ChannelSender;
 import io.bulwark.notify.api.ChannelType;
+import io.bulwark.notify.api.Notices;
 import io.bulwark.notify.api.Notification;
 import io.bulwark.notify.api.Notification.Event;
 import io.bulwark.notify.internal.Formats.Told;
@@ -66,12 +67,12 @@ import org.osgi.service.metatype.annotations.Designate;
  * System page.
  */
 @Component(
-    service = {FindingListener.class, SubsystemCheck.class, Notifier.class},
+    service = {FindingListener.class, SubsystemCheck.class, Notices.class, Notifier.class},
     configurationPid = Notifier.PID,
     configurationPolicy = ConfigurationPolicy.OPTIONAL,
     immediate = true)
 @Designate(ocd = NotifyConfig.class)
-public final class Notifier implements FindingListener, SubsystemCheck {
+public final class Notifier implements FindingListener, SubsystemCheck, Notices {
   static final String PID = "io.bulwark.notify";
   private static final Logger LOG = System.getLogger(Notifier.class.getName());
   private static final int QUEUE = 20_000;
@@ -666,6 +667,33 @@ public final class Notifier implements FindingListener, SubsystemCheck {
     outbox.apply(change);
     change.add.forEach(e -> lastSentMillis.put(e.dedupKey(), now.toEpochMilli()));
     wakeAll(change);
+  }
+
+  // ---- notices ----
+
+  @Override
+  public List<String> tell(String id, String audience, Finding finding, String text) {
+    Map<String, String> nodeLabels = labelsByNode().getOrDefault(finding.node().value(), Map.of());
+    Instant now = clock.instant();
+    Notification notice = new Notification(id, Event.NOTICE, finding, nodeLabels, now, text);
+    Outbox.Change change = new Outbox.Change();
+    List<String> to = new ArrayList<>();
+    for (ChannelDefinition c : new TreeMap<>(channels).values()) {
+      if (c.enabled() && (c.name().equals(audience) || c.route().matches(finding, nodeLabels))) {
+        change.add.add(outbox.entry(c.name(), notice));
+        to.add(c.name());
+      }
+    }
+    outbox.apply(change);
+    wakeAll(change);
+    LOG.log(
+        Level.INFO,
+        "Notice {0} for {1} about {2} queued for {3}",
+        id,
+        audience,
+        finding.node().value(),
+        to.isEmpty() ? "no channel (none is named so or carries the finding)" : to);
+    return List.copyOf(to);
   }
 
   private boolean held(Finding f, Instant at) {

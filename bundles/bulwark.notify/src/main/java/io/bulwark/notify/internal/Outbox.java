@@ -320,7 +320,8 @@ final class Outbox {
     if (before.event() == Event.OPENED && (event == Event.CHANGED || event == Event.REPEATED)) {
       event = Event.OPENED;
     }
-    return new Notification(after.id(), event, after.finding(), after.nodeLabels(), after.at());
+    return new Notification(
+        after.id(), event, after.finding(), after.nodeLabels(), after.at(), after.notice());
   }
 
   private void index(OutboxEntry e) {

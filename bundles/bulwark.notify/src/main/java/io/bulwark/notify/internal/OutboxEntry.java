@@ -14,8 +14,13 @@ record OutboxEntry(long seq, String channel, Notification notification) {
     Objects.requireNonNull(notification, "notification");
   }
 
-  /** Returns the key that deduplicates: one waiting notification per channel and finding. */
+  /**
+   * Returns the key that deduplicates: one waiting notification per channel and finding, and one
+   * per channel and notice (a notice never stands in for the finding's own news, nor they for it).
+   */
   String dedupKey() {
-    return channel + "\u0000" + notification.finding().id();
+    return notification.event() == Notification.Event.NOTICE
+        ? channel + "\u0000notice\u0000" + notification.id()
+        : channel + "\u0000" + notification.finding().id();
   }
 }

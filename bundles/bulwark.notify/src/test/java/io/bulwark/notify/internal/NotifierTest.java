@@ -330,6 +330,54 @@ class NotifierTest {
   }
 
   @Test
+  void aNoticeGoesToTheChannelNamedForItsAudienceAndThoseCarryingTheFindingAndSurvivesARestart()
+      throws Exception {
+    Finding f = finding("hot", Severity.WARNING);
+    recorder.failing = true;
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      Notifier n = notifier(store, 100);
+      n.bindType(recorder);
+      // facilities and pager carry only critical findings; ops carries warnings too.
+      n.save(channel("facilities", Severity.CRITICAL), null);
+      n.save(channel("ops", Severity.WARNING), null);
+      n.save(channel("pager", Severity.CRITICAL), null);
+      tell(n, f);
+      await(() -> n.views().stream().mapToLong(v -> v.waiting()).sum() == 1);
+      List<String> to = n.tell("run-1:notify:facilities", "facilities", f, "dgx-a07 is drained");
+      assertEquals(List.of("facilities", "ops"), to);
+      // Told again (a step re-checked after a restart): it replaces the waiting one.
+      n.tell("run-1:notify:facilities", "facilities", f, "dgx-a07 is drained");
+      await(() -> recorder.attempts.get() > 0);
+      n.deactivate();
+    }
+    recorder.failing = false;
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      Notifier n = notifier(store, 100);
+      try {
+        n.bindType(recorder);
+        await(() -> recorder.delivered.size() >= 3);
+        Thread.sleep(300);
+        // The finding's own opening went to ops, and the notice, not folded into it, too.
+        assertEquals(
+            Set.of("ops OPENED hot", "ops NOTICE hot", "facilities NOTICE hot"),
+            Set.copyOf(recorder.via));
+        assertEquals(3, recorder.via.size(), recorder.via.toString());
+        Notification notice =
+            recorder.delivered.stream().filter(d -> d.event() == Event.NOTICE).findFirst().get();
+        assertEquals("run-1:notify:facilities", notice.id());
+        assertEquals("dgx-a07 is drained", notice.notice());
+        assertTrue(notice.subject().startsWith("NOTICE xid on "), notice.subject());
+        assertTrue(notice.subject().endsWith(": dgx-a07 is drained"), notice.subject());
+        assertEquals(
+            List.of(),
+            n.tell("run-2:notify:nobody", "nobody", finding("cool", Severity.INFO), "fyi"));
+      } finally {
+        n.deactivate();
+      }
+    }
+  }
+
+  @Test
   void routesBySeverityKindAndNodeLabel() {
     Route r = new Route(Severity.WARNING, Set.of("xid"), Map.of("rack", Set.of("a1", "a2")), true);
     Finding xid =
@@ -487,6 +535,10 @@ class NotifierTest {
   /** A channel type that records what it is handed; fails or hangs on demand. */
   static final class Recorder implements ChannelType {
     final List<Notification> delivered = Collections.synchronizedList(new ArrayList<>());
+
+    /** "channel EVENT finding" for each delivered notification, in delivery order. */
+    final List<String> via = Collections.synchronizedList(new ArrayList<>());
+
     final java.util.concurrent.atomic.AtomicInteger attempts =
         new java.util.concurrent.atomic.AtomicInteger();
     volatile boolean failing;
@@ -525,7 +577,10 @@ class NotifierTest {
           if (failing) {
             throw new DeliveryException("receiver down", null);
           }
-          delivered.addAll(batch);
+          synchronized (delivered) {
+            delivered.addAll(batch);
+            batch.forEach(n -> via.add(config.name() + " " + n.event() + " " + n.finding().id()));
+          }
         }
 
         @Override

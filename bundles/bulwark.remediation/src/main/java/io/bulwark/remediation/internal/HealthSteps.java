@@ -11,6 +11,7 @@ import io.bulwark.api.remediation.RemediationStep;
 import io.bulwark.api.remediation.StepContext;
 import io.bulwark.api.remediation.StepOutcome;
 import io.bulwark.api.telemetry.TelemetryQuery;
+import io.bulwark.notify.api.Notices;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.OptionalLong;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * The steps that read the health engine: {@code wait-resolved} (the finding that started the run
@@ -214,15 +217,29 @@ final class HealthSteps {
     }
   }
 
-  /** {@code notify}: records for the audience the policy names that the node needs them. */
+  /**
+   * {@code notify}: tells the audience the policy names ({@code audience}, default operators) that
+   * the node needs them, through the alert channels (every channel named so, and those whose route
+   * carries the finding), and records it in the audit log and the log. Without a notification core
+   * running, or with no channel taking it, the audit log and the log are all there is, and the
+   * step's detail says so.
+   */
   @Component(service = RemediationStep.class)
   public static final class Notify implements RemediationStep {
     private static final System.Logger LOG = System.getLogger(Notify.class.getName());
     private final AuditLog audit;
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile Notices notices;
+
     @Activate
     public Notify(@Reference AuditLog audit) {
       this.audit = audit;
+    }
+
+    Notify(AuditLog audit, Notices notices) {
+      this.audit = audit;
+      this.notices = notices;
     }
 
     @Override
@@ -247,6 +264,32 @@ final class HealthSteps {
         return StepOutcome.done(audience + " were told at " + ctx.memo().get("notified"));
       }
       String text = message(ctx);
+      Notices through = notices;
+      String how;
+      List<String> channels = List.of();
+      if (through == null) {
+        how = "no notification service runs, so it is in the audit log and the log only";
+      } else {
+        try {
+          channels =
+              through.tell(ctx.runId() + ":notify:" + audience, audience, ctx.finding(), text);
+        } catch (RuntimeException e) {
+          return StepOutcome.waitFor(
+              Duration.ofSeconds(30),
+              "the notice for "
+                  + audience
+                  + " could not be queued ("
+                  + e.getMessage()
+                  + "); trying again in 30 s");
+        }
+        how =
+            channels.isEmpty()
+                ? "no alert channel is named '"
+                    + audience
+                    + "' or carries this finding, so it is"
+                    + " in the audit log and the log only (add one on the Alerts page)"
+                : "sent through " + String.join(", ", channels);
+      }
       audit.append(
           new AuditEvent(
               RemediationEngine.BULWARK,
@@ -254,10 +297,20 @@ final class HealthSteps {
               "remediation.notify",
               ctx.hostname(),
               AuditOutcome.SUCCESS,
-              Map.of("audience", audience, "message", text, "run", ctx.runId())));
+              Map.of(
+                  "audience",
+                  audience,
+                  "message",
+                  text,
+                  "run",
+                  ctx.runId(),
+                  "channels",
+                  String.join(",", channels))));
       ctx.remember("notified", ctx.now().toString());
-      LOG.log(System.Logger.Level.WARNING, "For {0}: {1}", audience, text);
-      return StepOutcome.done("told " + audience + ": " + text, Map.of("notified", audience));
+      LOG.log(System.Logger.Level.WARNING, "For {0}: {1} ({2})", audience, text, how);
+      return StepOutcome.done(
+          "told " + audience + ": " + text + "; " + how,
+          Map.of("notified", audience, "channels", String.join(",", channels)));
     }
 
     private static String message(StepContext ctx) {

@@ -172,6 +172,87 @@ class RemediationEngineTest {
   }
 
   @Test
+  void aNotifyStepTellsItsAudienceThroughTheAlertChannelsAndWaitsWhenTheNoticeCannotBeQueued() {
+    List<String> told = new java.util.ArrayList<>();
+    AtomicInteger refusals = new AtomicInteger(1);
+    io.bulwark.notify.api.Notices notices =
+        (id, audience, finding, text) -> {
+          if (refusals.getAndDecrement() > 0) {
+            throw new io.bulwark.api.store.StoreUnavailableException("the disk is full", null);
+          }
+          told.add(id + " | " + audience + " | " + finding.id() + " | " + text);
+          return List.of("facilities-mail");
+        };
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.bindStep(new HealthSteps.Notify(audit, notices));
+      e.savePolicy(
+          policy(
+              PolicyMode.AUTOMATIC,
+              List.of(
+                  PolicyStep.of("drain"),
+                  PolicyStep.of("wait-drained"),
+                  PolicyStep.of("notify", Map.of("audience", "facilities")),
+                  PolicyStep.of("resume"))),
+          "admin");
+      e.findingChanged(xid("node-011"));
+      String id = e.runs(10).get(0).id();
+      ticks(e, 2);
+      Run run = e.run(id).orElseThrow();
+      assertEquals(2, run.current(), run.toString());
+      assertEquals(StepStatus.WAITING, run.currentStep().status());
+      assertTrue(
+          run.currentStep().detail().contains("the disk is full"), run.currentStep().detail());
+      assertTrue(told.isEmpty());
+      ticks(e, 12);
+      run = e.run(id).orElseThrow();
+      assertEquals(RunState.SUCCEEDED, run.state(), run.toString());
+      assertEquals(
+          List.of(
+              id
+                  + ":notify:facilities | facilities | f-node-011 | node-011 is drained because of"
+                  + " xid: XID 79 on node-011 GPU 0: GPU has fallen off the bus (run "
+                  + id
+                  + ")"),
+          told);
+      String detail = run.steps().get(2).detail();
+      assertTrue(detail.endsWith("sent through facilities-mail"), detail);
+      assertTrue(
+          audit.records.stream()
+              .anyMatch(
+                  r ->
+                      r.event().action().equals("remediation.notify")
+                          && "facilities-mail".equals(r.event().details().get("channels"))),
+          "the notice is audited with the channels it went to");
+    }
+  }
+
+  @Test
+  void withoutANotificationServiceTheNotifyStepSaysTheNoticeIsInTheAuditLogOnly() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.bindStep(new HealthSteps.Notify(audit, null));
+      e.savePolicy(
+          policy(
+              PolicyMode.AUTOMATIC,
+              List.of(
+                  PolicyStep.of("drain"),
+                  PolicyStep.of("wait-drained"),
+                  PolicyStep.of("notify"),
+                  PolicyStep.of("resume"))),
+          "admin");
+      e.findingChanged(xid("node-012"));
+      String id = e.runs(10).get(0).id();
+      ticks(e, 4);
+      Run run = e.run(id).orElseThrow();
+      assertEquals(RunState.SUCCEEDED, run.state(), run.toString());
+      String detail = run.steps().get(2).detail();
+      assertTrue(detail.startsWith("told operators: node-012 is drained"), detail);
+      assertTrue(detail.contains("in the audit log and the log only"), detail);
+    }
+  }
+
+  @Test
   void isolationStopsAtTheLimitAndTheRestAreHeldThenReleasedInOrder() {
     try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
       RemediationEngine e = engine(store, PolicyMode.DRY_RUN);

@@ -57,6 +57,10 @@ final class Alerts {
       a.put("description", f.recommendedAction());
     }
     a.put("finding_id", f.id());
+    if (!n.notice().isEmpty()) {
+      // a remediation run's notice about the alert (the people its policy names are told what)
+      a.put("notice", n.notice());
+    }
     return a;
   }
 

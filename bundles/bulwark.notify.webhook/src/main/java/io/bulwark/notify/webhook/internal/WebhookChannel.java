@@ -108,13 +108,17 @@ public final class WebhookChannel implements ChannelType {
                   new JsonObject(new java.util.LinkedHashMap<>(new TreeMap<>(f.evidence()))))
               .put("recommendedAction", f.recommendedAction())
               .put("performanceFactor", f.performanceFactor());
-      list.add(
+      JsonObject one =
           new JsonObject()
               .put("id", n.id())
               .put("event", n.event().name().toLowerCase(Locale.ROOT))
               .put("at", n.at().toString())
-              .put("subject", n.subject())
-              .put(
+              .put("subject", n.subject());
+      if (!n.notice().isEmpty()) {
+        one.put("notice", n.notice());
+      }
+      list.add(
+          one.put(
                   "labels",
                   new JsonObject(new java.util.LinkedHashMap<>(new TreeMap<>(n.nodeLabels()))))
               .put("finding", finding));

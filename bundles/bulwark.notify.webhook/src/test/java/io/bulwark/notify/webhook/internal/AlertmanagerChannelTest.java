@@ -176,6 +176,49 @@ class AlertmanagerChannelTest {
       JsonObject f = n.getJsonObject("finding");
       assertEquals("79", f.getJsonObject("evidence").getString("xid"));
       assertEquals("Drain dgx-a07 and reset GPU 3", f.getString("recommendedAction"));
+      assertFalse(n.containsKey("notice"), "only a notice carries one");
+    }
+  }
+
+  @Test
+  void aRemediationNoticeCarriesItsTextInBothFormats() throws Exception {
+    Notification notice =
+        new Notification(
+            "run-7:notify:facilities",
+            Event.NOTICE,
+            finding(),
+            Map.of("rack", "a07"),
+            Instant.now(),
+            "dgx-a07 is drained because of thermal-throttle");
+    try (WebhookCapture hook = WebhookCapture.start()) {
+      for (String format : List.of("alertmanager", "json")) {
+        ChannelConfig config =
+            config(
+                "facilities",
+                Map.of(
+                    "url",
+                    hook.url("/" + format).toString(),
+                    "allowPlaintext",
+                    "true",
+                    "format",
+                    format));
+        try (ChannelSender sender = new WebhookChannel().open(config)) {
+          sender.send(List.of(notice));
+        }
+      }
+      List<WebhookCapture.Captured> got = hook.awaitRequests(2, Duration.ofSeconds(5));
+      JsonObject alert = new JsonObject(got.get(0).body()).getJsonArray("alerts").getJsonObject(0);
+      assertEquals("firing", alert.getString("status"));
+      assertEquals(
+          "dgx-a07 is drained because of thermal-throttle",
+          alert.getJsonObject("annotations").getString("notice"));
+      JsonObject n =
+          new JsonObject(got.get(1).body()).getJsonArray("notifications").getJsonObject(0);
+      assertEquals("notice", n.getString("event"));
+      assertEquals("dgx-a07 is drained because of thermal-throttle", n.getString("notice"));
+      assertEquals(
+          "NOTICE xid on dgx-a07 GPU 3: dgx-a07 is drained because of thermal-throttle",
+          n.getString("subject"));
     }
   }
 
