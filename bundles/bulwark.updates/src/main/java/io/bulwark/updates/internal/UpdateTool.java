@@ -28,9 +28,11 @@ import org.osgi.framework.VersionRange;
  * The release engineer's tool, run on the signing workstation (not on the appliance):
  *
  * <pre>
- * keygen NAME DIR                 a key pair of each kind: DIR/NAME.ecdsa.pem and DIR/NAME.lms.pem
+ * keygen NAME DIR [--keystore]   a key pair of each kind: DIR/NAME.ecdsa.pem and DIR/NAME.lms.pem
  *                                 (public: into keys/), DIR/NAME.ecdsa.key and DIR/NAME.lms.key
- *                                 (private, 0600: never leave the workstation)
+ *                                 (private, 0600: never leave the workstation), or with
+ *                                 --keystore both private keys in the password-protected BCFKS
+ *                                 keystore DIR/NAME.bcfks (0600) instead
  * pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]... [--restart] FILE=PATH...
  *                                 a package of the files (bundles/NAME.jar, images/..., os/...),
  *                                 signed with NAME's two keys, with the R5 index.xml of its
@@ -43,6 +45,9 @@ import org.osgi.framework.VersionRange;
  * An LMS key can make a bounded number of signatures (2^15 here), each with a one-time key of its
  * own: the next index is written to {@code NAME.lms.state} (synced) before a signature is made, so
  * an index is never used twice. Keep one copy of the key and its state, never a restored backup.
+ *
+ * <p>The keystore's password is read from the terminal, or from {@code BULWARK_SIGNING_PASSWORD}
+ * where the tool runs without one (a signing script); pack uses the keystore when DIR holds one.
  */
 public final class UpdateTool {
   private UpdateTool() {}
@@ -54,7 +59,13 @@ public final class UpdateTool {
       return;
     }
     switch (args[0]) {
-      case "keygen" -> keygen(args[1], Path.of(args[2]));
+      case "keygen" -> {
+        if (args.length > 3 && args[3].equals("--keystore")) {
+          keygen(args[1], Path.of(args[2]), LMSigParameters.lms_sha256_n32_h15, password(args[1]));
+        } else {
+          keygen(args[1], Path.of(args[2]));
+        }
+      }
       case "pack" -> pack(args);
       case "verify" -> verify(Path.of(args[1]), Path.of(args[2]));
       default -> usage();
@@ -63,7 +74,7 @@ public final class UpdateTool {
 
   private static void usage() {
     System.err.println(
-        "usage: keygen NAME DIR | pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]..."
+        "usage: keygen NAME DIR [--keystore] | pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]..."
             + " [--restart] FILE=PATH... | verify"
             + " PACKAGE KEYDIR");
     System.exit(2);
@@ -74,6 +85,15 @@ public final class UpdateTool {
   }
 
   static void keygen(String name, Path dir, LMSigParameters height) throws Exception {
+    keygen(name, dir, height, null);
+  }
+
+  /**
+   * Makes NAME's two key pairs in {@code dir}: the private keys as PEM files, or with a {@code
+   * password} in the BCFKS keystore {@code NAME.bcfks}.
+   */
+  static void keygen(String name, Path dir, LMSigParameters height, char[] password)
+      throws Exception {
     Files.createDirectories(dir);
     KeyPairGenerator ec = KeyPairGenerator.getInstance("EC", "BCFIPS");
     ec.initialize(new ECGenParameterSpec("secp384r1"));
@@ -85,8 +105,12 @@ public final class UpdateTool {
         dir.resolve(name + ".ecdsa.pem"), Pem.encode("PUBLIC KEY", e.getPublic().getEncoded()));
     Files.writeString(
         dir.resolve(name + ".lms.pem"), Pem.encode("PUBLIC KEY", l.getPublic().getEncoded()));
-    writePrivate(dir.resolve(name + ".ecdsa.key"), e.getPrivate());
-    writePrivate(dir.resolve(name + ".lms.key"), l.getPrivate());
+    if (password == null) {
+      writePrivate(dir.resolve(name + ".ecdsa.key"), e.getPrivate());
+      writePrivate(dir.resolve(name + ".lms.key"), l.getPrivate());
+    } else {
+      writeKeystore(keystore(dir, name), name, e, l, password);
+    }
     writeState(dir.resolve(name + ".lms.state"), 0);
     System.out.println(
         "keys of "
@@ -108,6 +132,111 @@ public final class UpdateTool {
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** Where keygen --keystore keeps NAME's private keys. */
+  static Path keystore(Path dir, String name) {
+    return dir.resolve(name + ".bcfks");
+  }
+
+  /**
+   * Writes NAME's private keys into a new BCFKS keystore (readable by its owner only), each with a
+   * certificate the keystore needs for it: the ECDSA key's self-signed, the LMS key's signed by the
+   * ECDSA key (so that no one-time LMS index is spent on it).
+   */
+  static void writeKeystore(Path file, String name, KeyPair ecdsa, KeyPair lms, char[] password)
+      throws Exception {
+    if (password.length < 12) {
+      throw new IllegalArgumentException("the keystore's password must have 12 characters or more");
+    }
+    java.security.cert.X509Certificate ecCert =
+        certificate(name + " ECDSA", ecdsa.getPublic(), ecdsa);
+    java.security.cert.X509Certificate lmsCert = certificate(name + " LMS", lms.getPublic(), ecdsa);
+    java.security.KeyStore ks = java.security.KeyStore.getInstance("BCFKS", "BCFIPS");
+    ks.load(null, null);
+    ks.setKeyEntry(
+        "ecdsa", ecdsa.getPrivate(), password, new java.security.cert.Certificate[] {ecCert});
+    ks.setKeyEntry(
+        "lms", lms.getPrivate(), password, new java.security.cert.Certificate[] {lmsCert, ecCert});
+    Path tmp = file.resolveSibling(file.getFileName() + ".new");
+    Files.deleteIfExists(tmp);
+    Files.createFile(
+        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try (var out = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+      ks.store(out, password);
+    }
+    try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.force(true);
+    }
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static java.security.cert.X509Certificate certificate(
+      String subject, java.security.PublicKey key, KeyPair issuer) throws Exception {
+    org.bouncycastle.asn1.x500.X500Name issuerName =
+        new org.bouncycastle.asn1.x500.X500Name("CN=" + subjectName(issuer.getPublic()));
+    java.time.Instant now = java.time.Instant.now();
+    var builder =
+        new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(
+            issuerName,
+            new java.math.BigInteger(63, new java.security.SecureRandom()),
+            java.util.Date.from(now),
+            java.util.Date.from(now.plus(java.time.Duration.ofDays(3650))),
+            key == issuer.getPublic()
+                ? issuerName
+                : new org.bouncycastle.asn1.x500.X500Name("CN=" + subject + " update signing"),
+            key);
+    var signer =
+        new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA384withECDSA")
+            .setProvider("BCFIPS")
+            .build(issuer.getPrivate());
+    return new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter()
+        .setProvider("BCFIPS")
+        .getCertificate(builder.build(signer));
+  }
+
+  private static String subjectName(java.security.PublicKey ecdsa) {
+    return "update signing " + UpdateKeys.id(ecdsa.getEncoded());
+  }
+
+  /** Reads the private key {@code alias} ("ecdsa" or "lms") from a keystore keygen made. */
+  static PrivateKey readKeystore(Path file, String alias, char[] password) throws Exception {
+    java.security.KeyStore ks = java.security.KeyStore.getInstance("BCFKS", "BCFIPS");
+    try (var in = Files.newInputStream(file)) {
+      ks.load(in, password);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "the keystore "
+              + file
+              + " cannot be opened ("
+              + e.getMessage()
+              + "): is the password right?",
+          e);
+    }
+    java.security.Key key = ks.getKey(alias, password);
+    if (!(key instanceof PrivateKey pk)) {
+      throw new IllegalArgumentException("the keystore " + file + " holds no private key " + alias);
+    }
+    return pk;
+  }
+
+  /**
+   * The keystore's password: from the terminal, or from {@code BULWARK_SIGNING_PASSWORD} where
+   * there is none.
+   */
+  static char[] password(String name) {
+    String env = System.getenv("BULWARK_SIGNING_PASSWORD");
+    if (env != null && !env.isEmpty()) {
+      return env.toCharArray();
+    }
+    java.io.Console console = System.console();
+    if (console == null) {
+      throw new IllegalStateException(
+          "no terminal to ask for the keystore password of "
+              + name
+              + ": run on a terminal or set BULWARK_SIGNING_PASSWORD");
+    }
+    return console.readPassword("Keystore password for %s: ", name);
   }
 
   static PrivateKey readPrivate(Path file, String algorithm) throws Exception {
@@ -164,11 +293,40 @@ public final class UpdateTool {
       Path keyDir,
       String name)
       throws Exception {
+    return pack(out, version, appliesTo, restart, notes, revokes, files, keyDir, name, null);
+  }
+
+  /**
+   * Packs and signs with NAME's keys in {@code keyDir} (from its keystore with {@code password}
+   * where keygen made one), saving the LMS key's next index first.
+   */
+  static UpdateManifest pack(
+      Path out,
+      Version version,
+      List<VersionRange> appliesTo,
+      boolean restart,
+      String notes,
+      Set<String> revokes,
+      Map<String, Path> files,
+      Path keyDir,
+      String name,
+      char[] password)
+      throws Exception {
     UpdateKeys keys = UpdateKeys.load(List.of(keyDir));
     String ecdsaId = id(keys, name, UpdateKeys.Kind.ECDSA);
     String lmsId = id(keys, name, UpdateKeys.Kind.LMS);
-    PrivateKey ecdsa = readPrivate(keyDir.resolve(name + ".ecdsa.key"), "EC");
-    PrivateKey lms = nextLmsKey(keyDir, name);
+    Path store = keystore(keyDir, name);
+    PrivateKey ecdsa;
+    PrivateKey lmsKey;
+    if (Files.isRegularFile(store)) {
+      char[] pw = password != null ? password : password(name);
+      ecdsa = readKeystore(store, "ecdsa", pw);
+      lmsKey = readKeystore(store, "lms", pw);
+    } else {
+      ecdsa = readPrivate(keyDir.resolve(name + ".ecdsa.key"), "EC");
+      lmsKey = readPrivate(keyDir.resolve(name + ".lms.key"), "LMS");
+    }
+    PrivateKey lms = nextLmsKey(keyDir, name, lmsKey);
     Path tmp = out.resolveSibling(out.getFileName() + ".part");
     UpdateManifest m =
         PackageWriter.write(
@@ -191,7 +349,7 @@ public final class UpdateTool {
    * state file {@code NAME.lms.state} (the next index) is what keeps a one-time key from being used
    * twice.
    */
-  static PrivateKey nextLmsKey(Path keyDir, String name) throws Exception {
+  static PrivateKey nextLmsKey(Path keyDir, String name, PrivateKey lmsKey) throws Exception {
     Path stateFile = keyDir.resolve(name + ".lms.state");
     if (!Files.isRegularFile(stateFile)) {
       throw new IllegalStateException(
@@ -200,8 +358,7 @@ public final class UpdateTool {
     }
     long next = Long.parseLong(Files.readString(stateFile).strip());
     org.bouncycastle.jcajce.interfaces.LMSPrivateKey key =
-        (org.bouncycastle.jcajce.interfaces.LMSPrivateKey)
-            readPrivate(keyDir.resolve(name + ".lms.key"), "LMS");
+        (org.bouncycastle.jcajce.interfaces.LMSPrivateKey) lmsKey;
     if (next >= key.getIndex() + key.getUsagesRemaining()) {
       throw new IllegalStateException(
           "the LMS key " + name + " has no signature left: make a new one");

@@ -86,4 +86,98 @@ class UpdateToolTest {
       assertThat(staging.resolve("images/x.img")).hasBinaryContent(new byte[] {9, 9, 9});
     }
   }
+
+  @Test
+  void keysKeptInABcfksKeystoreSignPackagesAndAWrongPasswordIsRefusedInWords() throws Exception {
+    TestPackages.providers();
+    Path keys = dir.resolve("signing");
+    char[] password = "correct horse battery".toCharArray();
+    UpdateTool.keygen("vault", keys, LMSigParameters.lms_sha256_n32_h5, password);
+    assertThat(keys.resolve("vault.ecdsa.key")).doesNotExist();
+    assertThat(keys.resolve("vault.lms.key")).doesNotExist();
+    assertThat(Files.getPosixFilePermissions(keys.resolve("vault.bcfks")))
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    // Neither private key is in the keystore's bytes as it is in a PKCS#8 file.
+    byte[] store = Files.readAllBytes(keys.resolve("vault.bcfks"));
+    byte[] ecdsa =
+        UpdateTool.readKeystore(keys.resolve("vault.bcfks"), "ecdsa", password).getEncoded();
+    assertThat(indexOf(store, java.util.Arrays.copyOfRange(ecdsa, ecdsa.length - 32, ecdsa.length)))
+        .isNegative();
+
+    Path bundle = dir.resolve("x.jar");
+    Files.write(bundle, new byte[] {7});
+    Path trust = Files.createDirectories(dir.resolve("trust"));
+    for (String f : List.of("vault.ecdsa.pem", "vault.lms.pem")) {
+      Files.copy(keys.resolve(f), trust.resolve(f));
+    }
+    for (String version : List.of("0.3.0", "0.3.1")) {
+      UpdateTool.pack(
+          dir.resolve(version + ".bwu"),
+          Version.parseVersion(version),
+          List.of(new VersionRange("[0.1.0,1.0.0)")),
+          false,
+          "notes",
+          Set.of(),
+          Map.of("images/x.img", bundle),
+          keys,
+          "vault",
+          password);
+      Path staging = Files.createDirectories(dir.resolve("staging-" + version));
+      UpdatePackage.Verified v =
+          TestPackages.approved(
+              () ->
+                  UpdatePackage.verify(
+                      dir.resolve(version + ".bwu"),
+                      UpdateKeys.load(List.of(trust)),
+                      Set.of(),
+                      staging));
+      assertThat(v.ecdsaSigner()).isEqualTo("vault");
+      assertThat(v.lmsSigner()).isEqualTo("vault");
+    }
+    assertThat(Files.readString(keys.resolve("vault.lms.state")).strip()).isEqualTo("2");
+
+    IllegalArgumentException wrong =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                UpdateTool.pack(
+                    dir.resolve("0.3.2.bwu"),
+                    Version.parseVersion("0.3.2"),
+                    List.of(new VersionRange("[0.1.0,1.0.0)")),
+                    false,
+                    "notes",
+                    Set.of(),
+                    Map.of("images/x.img", bundle),
+                    keys,
+                    "vault",
+                    "not the password".toCharArray()));
+    assertThat(wrong.getMessage()).contains("vault.bcfks").contains("password");
+    assertThat(dir.resolve("0.3.2.bwu")).doesNotExist();
+    assertThat(Files.readString(keys.resolve("vault.lms.state")).strip())
+        .as("no index spent on a refused password")
+        .isEqualTo("2");
+    assertThat(
+            org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class,
+                    () ->
+                        UpdateTool.keygen(
+                            "weak", keys, LMSigParameters.lms_sha256_n32_h5, "short".toCharArray()))
+                .getMessage())
+        .contains("12 characters");
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
 }
