@@ -19,6 +19,7 @@ export function mount(root, params, navigate, session) {
   const stickHost = h('div', { class: 'table-wrap', id: 'updates-stick' });
   const historyHost = h('div', { class: 'table-wrap', id: 'updates-history' });
   const bundlesHost = h('div', { class: 'table-wrap', id: 'updates-bundles' });
+  const offeredHost = h('div', { class: 'table-wrap', id: 'updates-offered' });
   const downgrade = h('input', { id: 'updates-downgrade', type: 'checkbox' });
   const uploadFile = h('input', { id: 'updates-file', type: 'file', accept: '.bwu' });
   const uploadProgress = h('progress', { id: 'updates-upload-progress', max: 100, value: 0, hidden: true });
@@ -37,6 +38,10 @@ export function mount(root, params, navigate, session) {
         h('label', { for: 'updates-file' }, 'Package (.bwu)'), uploadFile,
         uploadProgress, h('button', { type: 'submit', id: 'updates-upload-submit' }, 'Upload and install'))) : '',
     h('section', { class: 'panel' }, h('h2', {}, 'History'), historyHost),
+    h('section', { class: 'panel' }, h('h2', {}, 'Plugins offered'),
+      h('p', { class: 'muted small' }, 'Bundles the offline repository or the appliance image holds that this '
+        + 'appliance does not run. Installing one goes through the same dry-run resolve, health check and rollback '
+        + 'as a package.'), offeredHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Running bundles'), bundlesHost));
 
   function size(bytes) {
@@ -86,21 +91,51 @@ export function mount(root, params, navigate, session) {
           u.ecdsaSigner ? h('div', { class: 'muted' }, `signed by ${u.ecdsaSigner} (ECDSA) and ${u.lmsSigner} (LMS)`) : '')))));
   }
 
-  function bundlesView(list) {
+  function bundlesView(list, plugins) {
+    const removable = new Map(plugins.running.map((p) => [p.symbolicName, p]));
     return h('table', {},
-      h('thead', {}, h('tr', {}, h('th', {}, 'Bundle'), h('th', {}, 'Version'), h('th', {}, 'From'), h('th', {}, 'State'))),
-      h('tbody', {}, ...list.map((b) => h('tr', {},
-        h('td', { class: 'mono small' }, b.symbolicName), h('td', {}, b.version), h('td', {}, b.origin),
-        h('td', {}, h('span', { class: `badge ${b.state === 'active' ? 'subsystem-up' : 'sev-warning'}` }, b.state))))));
+      h('thead', {}, h('tr', {}, h('th', {}, 'Bundle'), h('th', {}, 'Version'), h('th', {}, 'From'), h('th', {}, 'State'),
+        h('th', {}, 'Plugin'))),
+      h('tbody', {}, ...list.map((b) => {
+        const p = removable.get(b.symbolicName);
+        return h('tr', { data: { bundle: b.symbolicName } },
+          h('td', { class: 'mono small' }, b.symbolicName), h('td', {}, b.version), h('td', {}, b.origin),
+          h('td', {}, h('span', { class: `badge ${b.state === 'active' ? 'subsystem-up' : 'sev-warning'}` }, b.state)),
+          h('td', { class: 'small' }, p && p.plugin ? h('span', {}, `${p.plugin} `) : '', p && p.removable
+            ? (admin ? confirmButton('Remove', `Remove the plugin ${b.symbolicName}`, { class: 'remove-plugin' },
+              () => changePlugin(b.symbolicName, 'remove')) : 'removable')
+            : h('span', { class: 'muted' }, p && p.why && p.plugin ? `kept: ${p.why}` : '')));
+      })));
+  }
+
+  function offeredView(list) {
+    if (!list.length) return h('p', { class: 'muted', id: 'updates-none-offered' }, 'Every bundle offered runs.');
+    return h('table', {},
+      h('thead', {}, h('tr', {}, h('th', {}, 'Bundle'), h('th', {}, 'Version'), h('th', {}, 'From'), h('th', {}, ''))),
+      h('tbody', {}, ...list.map((b) => h('tr', { data: { bundle: b.symbolicName } },
+        h('td', { class: 'mono small' }, b.symbolicName), h('td', {}, b.version || '—'), h('td', {}, b.origin),
+        h('td', {}, admin ? h('button', { type: 'button', class: 'install-plugin',
+          onclick: () => changePlugin(b.symbolicName, 'install') }, 'Install') : '')))));
+  }
+
+  async function changePlugin(bundle, action) {
+    try {
+      await send('POST', `updates/plugins/${encodeURIComponent(bundle)}/${action}`, {});
+      refresh();
+    } catch (e) {
+      showProblem(error, e);
+    }
   }
 
   let summaryKey = '';
+  let shownBundles = '';
   let timer = null;
   let stopped = false;
 
   async function refresh() {
     try {
-      const [s, hist] = await Promise.all([getJson('updates'), getJson('updates/history')]);
+      const [s, hist, plugins] = await Promise.all([getJson('updates'), getJson('updates/history'),
+        getJson('updates/plugins')]);
       if (stopped) return;
       const key = `${s.version}|${s.bundles.length}|${s.revokedKeys.length}|${s.previous ? s.previous.version : ''}`;
       if (key !== summaryKey) summaryKey = key; else s.skipSummary = true;
@@ -112,7 +147,13 @@ export function mount(root, params, navigate, session) {
       replace(jobHost, jobView(s.job));
       replace(stickHost, stickView(s.stick));
       replace(historyHost, historyView(hist.updates));
-      replace(bundlesHost, bundlesView(s.bundles));
+      // Re-drawn only when they change, so a Remove waiting for its confirmation stays.
+      const bundlesKey = JSON.stringify([s.bundles, plugins]);
+      if (bundlesKey !== shownBundles) {
+        shownBundles = bundlesKey;
+        replace(bundlesHost, bundlesView(s.bundles, plugins));
+        replace(offeredHost, offeredView(plugins.offered));
+      }
       clearProblem(error);
       clearTimeout(timer);
       timer = setTimeout(refresh, s.job && s.job.phase !== 'done' ? 1000 : 5000);

@@ -49,6 +49,12 @@ import org.junit.jupiter.api.Test;
 class OfflineUpdateIT {
   private static final String SYSLOG = "bulwark.notify.syslog";
 
+  /** A plugin no role runs, brought in a package's plugins/ folder. */
+  private static final String EXTRA = "bulwark.example.plugin";
+
+  /** A scheduler connector the demo runs, removed and installed again as an optional plugin. */
+  private static final String PLUGIN = "bulwark.scheduler.pbs";
+
   @Test
   void packagesFromAStickInstallLiveOrAreRefusedOrRolledBack() throws Exception {
     Path work = RunningAppliance.workDir("offline-update");
@@ -164,7 +170,11 @@ class OfflineUpdateIT {
         "release",
         "--revoke=" + ids.get("old")[0],
         "--revoke=" + ids.get("old")[1],
-        "bundles/" + SYSLOG + ".jar=" + good);
+        "bundles/" + SYSLOG + ".jar=" + good,
+        "plugins/"
+            + EXTRA
+            + ".jar="
+            + write(jars.resolve("extra.jar"), emptyBundle(EXTRA, "1.0.0")));
     pack(pkgs, "old-0.2.3", "0.2.3", "[0.2,1)", "old", "bundles/" + SYSLOG + ".jar=" + good);
     pack(pkgs, "slow-0.4.0", "0.4.0", "[0.2,1)", "release", "bundles/" + SYSLOG + ".jar=" + slow);
     Path noise = work.resolve("noise.img");
@@ -276,9 +286,55 @@ class OfflineUpdateIT {
       assertThat(bundle(status, SYSLOG).getString("state")).isEqualTo("active");
 
       // A package that revokes a key; then one signed by it is refused.
-      assertThat(install(bulwark, "revoking-0.2.2.bwu", false).getString("outcome"))
-          .isEqualTo("installed");
+      JsonObject revoking = install(bulwark, "revoking-0.2.2.bwu", false);
+      assertThat(revoking.getString("outcome")).isEqualTo("installed");
       assertRefused(bulwark, "old-0.2.3.bwu", "revoked");
+      // Its plugins/ bundle is only offered; installed from the repository, then removed.
+      assertThat(revoking.getJsonArray("offered").getList()).containsExactly(EXTRA);
+      assertThat(revoking.getJsonArray("changed").getList())
+          .as("its syslog bundle is the one running")
+          .isEmpty();
+      assertThat(plugin(plugins(bulwark), "offered", EXTRA).getString("origin"))
+          .isEqualTo("offline repository");
+      for (String action : List.of("install", "remove")) {
+        HttpResponse<String> r =
+            bulwark.send(
+                "POST",
+                bulwark.baseUrl() + "/api/v1/updates/plugins/" + EXTRA + "/" + action,
+                "{}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        JsonObject done = awaitEntry(bulwark, new JsonObject(r.body()).getString("id"));
+        assertThat(done.getString("outcome")).as(done.encodePrettily()).isEqualTo("installed");
+        if (action.equals("install")) {
+          assertThat(bundle(status(bulwark), EXTRA).getString("state")).isEqualTo("active");
+          assertThat(bundle(status(bulwark), EXTRA).getString("origin")).isEqualTo("update");
+        }
+      }
+      assertThat(status(bulwark).getJsonArray("bundles").encode()).doesNotContain(EXTRA);
+
+      // An optional plugin is removed live through the same swap; the updater cannot be.
+      JsonObject plugins = plugins(bulwark);
+      assertThat(plugin(plugins, "running", PLUGIN).getBoolean("removable")).isTrue();
+      assertThat(plugin(plugins, "running", PLUGIN).getString("plugin"))
+          .isEqualTo("scheduler connector");
+      assertThat(plugin(plugins, "running", "bulwark.updates").getString("why"))
+          .isEqualTo("it is the updater itself");
+      assertThat(plugin(plugins, "running", "bulwark.machines").getString("why"))
+          .isEqualTo("it is part of the appliance, not an optional plugin");
+      HttpResponse<String> refusedRemoval =
+          bulwark.send(
+              "POST", bulwark.baseUrl() + "/api/v1/updates/plugins/bulwark.updates/remove", "{}");
+      assertThat(refusedRemoval.statusCode()).as(refusedRemoval.body()).isEqualTo(409);
+      HttpResponse<String> removal =
+          bulwark.send(
+              "POST", bulwark.baseUrl() + "/api/v1/updates/plugins/" + PLUGIN + "/remove", "{}");
+      assertThat(removal.statusCode()).as(removal.body()).isEqualTo(202);
+      JsonObject removed = awaitEntry(bulwark, new JsonObject(removal.body()).getString("id"));
+      assertThat(removed.getString("outcome")).as(removed.encodePrettily()).isEqualTo("installed");
+      assertThat(removed.getString("reason")).contains("was removed");
+      assertThat(status(bulwark).getJsonArray("bundles").encode()).doesNotContain(PLUGIN);
+      assertThat(plugin(plugins(bulwark), "offered", PLUGIN).getString("origin"))
+          .isEqualTo("image");
 
       // kill -9 in the middle of a swap: the next start restores the old set.
       HttpResponse<String> started =
@@ -311,6 +367,12 @@ class OfflineUpdateIT {
       assertThat(recovered.getString("outcome")).isEqualTo("rolled-back");
       assertThat(recovered.getString("reason")).contains("stopped during the install");
       awaitStatus(bulwark, s -> "active".equals(bundle(s, SYSLOG).getString("state")));
+      // The removed plugin stays removed across the restart, and is still offered.
+      assertThat(status.getJsonArray("bundles").encode()).doesNotContain(PLUGIN);
+      assertThat(
+              bulwark.get("/api/v1/updates").body().contains("\"symbolicName\":\"" + PLUGIN + "\""))
+          .isFalse();
+      assertThat(plugin(plugins(bulwark), "offered", PLUGIN)).isNotNull();
 
       // The stick pulled out while a package is copied off it.
       if (stick.fuse()) {
@@ -369,6 +431,33 @@ class OfflineUpdateIT {
                 d.findElement(org.openqa.selenium.By.cssSelector("#updates-history tbody tr"))
                     .getText()
                     .contains("installed"));
+        // The removed plugin is installed again from the page.
+        wait.until(
+                d ->
+                    d.findElement(
+                        org.openqa.selenium.By.cssSelector(
+                            "#updates-offered tr[data-bundle='"
+                                + PLUGIN
+                                + "'] button.install-plugin")))
+            .click();
+        wait.until(
+            d ->
+                d.findElement(
+                        org.openqa.selenium.By.cssSelector(
+                            "#updates-bundles tr[data-bundle='" + PLUGIN + "']"))
+                    .getText()
+                    .contains("active"));
+        wait.until(
+            d ->
+                d.findElements(
+                            org.openqa.selenium.By.cssSelector(
+                                "#updates-offered tr[data-bundle='" + PLUGIN + "']"))
+                        .isEmpty()
+                    && d.findElements(
+                                org.openqa.selenium.By.cssSelector(
+                                    "#updates-offered tr[data-bundle='" + EXTRA + "']"))
+                            .size()
+                        == 1);
         String page = browser.findElement(org.openqa.selenium.By.id("updates-history")).getText();
         assertThat(page)
             .contains("upload:upload-0.2.5.bwu")
@@ -379,10 +468,20 @@ class OfflineUpdateIT {
             work.resolve("updates-page.png"),
             ((org.openqa.selenium.TakesScreenshot) browser)
                 .getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+        browser.executeScript(
+            "document.querySelector('#updates-offered').scrollIntoView({block: 'start'})");
+        Files.write(
+            work.resolve("updates-plugins.png"),
+            ((org.openqa.selenium.TakesScreenshot) browser)
+                .getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
       } finally {
         browser.quit();
       }
-      JsonObject uploaded = history(bulwark).get(0);
+      JsonObject reinstalled = history(bulwark).get(0);
+      assertThat(reinstalled.getString("source")).isEqualTo("plugin:" + PLUGIN);
+      assertThat(reinstalled.getString("outcome")).isEqualTo("installed");
+      assertThat(bundle(status(bulwark), PLUGIN).getString("state")).isEqualTo("active");
+      JsonObject uploaded = history(bulwark).get(1);
       assertThat(uploaded.getString("source")).isEqualTo("upload:upload-0.2.5.bwu");
       assertThat(uploaded.getString("outcome")).isEqualTo("installed");
 
@@ -390,7 +489,9 @@ class OfflineUpdateIT {
       assertThat(audit)
           .contains("update.install")
           .contains("update.rollback")
-          .contains("update.recover");
+          .contains("update.recover")
+          .contains("update.plugin.remove")
+          .contains("update.plugin.install");
     }
   }
 
@@ -408,6 +509,22 @@ class OfflineUpdateIT {
     List<JsonObject> out = new ArrayList<>();
     new JsonObject(r.body()).getJsonArray("updates").forEach(e -> out.add((JsonObject) e));
     return out;
+  }
+
+  static JsonObject plugins(RunningAppliance b) throws Exception {
+    HttpResponse<String> r = b.get("/api/v1/updates/plugins");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  /** The plugin {@code bsn} in the list {@code which} ("running" or "offered"). */
+  private static JsonObject plugin(JsonObject plugins, String which, String bsn) {
+    for (Object o : plugins.getJsonArray(which)) {
+      if (((JsonObject) o).getString("symbolicName").equals(bsn)) {
+        return (JsonObject) o;
+      }
+    }
+    throw new AssertionError(bsn + " is not " + which + " in " + plugins.encodePrettily());
   }
 
   private static JsonObject bundle(JsonObject status, String bsn) {
@@ -606,6 +723,25 @@ class OfflineUpdateIT {
    * The bundle at another version, with headers set (a value starting with '+' is appended to the
    * header's clauses) and entries added.
    */
+  /** A bundle of nothing but its manifest: it resolves and starts anywhere. */
+  static byte[] emptyBundle(String bsn, String version) throws IOException {
+    Manifest m = new Manifest();
+    Attributes a = m.getMainAttributes();
+    a.putValue("Manifest-Version", "1.0");
+    a.putValue("Bundle-ManifestVersion", "2");
+    a.putValue("Bundle-SymbolicName", bsn);
+    a.putValue("Bundle-Version", version);
+    a.putValue("Bundle-Name", "An example plugin");
+    a.putValue("Bulwark-Plugin", "example");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JarOutputStream j = new JarOutputStream(out, m)) {
+      j.putNextEntry(new JarEntry("README.txt"));
+      j.write("An example plugin for the update test.\n".getBytes(StandardCharsets.UTF_8));
+      j.closeEntry();
+    }
+    return out.toByteArray();
+  }
+
   static byte[] rebuild(
       byte[] jar, String version, Map<String, String> headers, Map<String, byte[]> add)
       throws IOException {

@@ -5,9 +5,9 @@ import java.util.regex.Pattern;
 /**
  * The names a file may have inside an update package: relative, '/'-separated, of plain segments
  * (letters, digits, '.', '_', '-', '+'), at most 200 characters, under one of the package's folders
- * ({@code bundles/}, {@code images/}, {@code os/}) or the repository index {@code index.xml}.
- * Nothing that could leave the staging folder (no {@code ..}, no absolute path, no backslash, no
- * empty or hidden segment) and nothing a file system would read another way.
+ * ({@code bundles/}, {@code plugins/}, {@code images/}, {@code os/}) or the repository index {@code
+ * index.xml}. Nothing that could leave the staging folder (no {@code ..}, no absolute path, no
+ * backslash, no empty or hidden segment) and nothing a file system would read another way.
  */
 final class PackagePath {
   static final int MAX_LENGTH = 200;
@@ -38,11 +38,13 @@ final class PackagePath {
       }
     }
     if (segments.length == 1) {
-      return path.equals("index.xml") ? null : "'" + path + "' is not in bundles/, images/ or os/";
+      return path.equals("index.xml")
+          ? null
+          : "'" + path + "' is not in bundles/, plugins/, images/ or os/";
     }
     return switch (segments[0]) {
-      case "bundles", "images", "os" -> null;
-      default -> "'" + printable(path) + "' is not in bundles/, images/ or os/";
+      case "bundles", "plugins", "images", "os" -> null;
+      default -> "'" + printable(path) + "' is not in bundles/, plugins/, images/ or os/";
     };
   }
 

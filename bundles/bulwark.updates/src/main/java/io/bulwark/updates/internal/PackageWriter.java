@@ -59,8 +59,7 @@ final class PackageWriter {
     Map<String, Path> all = new TreeMap<>(files);
     Path index = null;
     try {
-      if (!all.containsKey(INDEX)
-          && all.keySet().stream().anyMatch(p -> p.startsWith("bundles/"))) {
+      if (!all.containsKey(INDEX) && all.keySet().stream().anyMatch(PackageWriter::isBundle)) {
         index = Files.createTempFile(out.toAbsolutePath().getParent(), ".index", ".xml");
         Files.write(index, index(version, all));
         all.put(INDEX, index);
@@ -75,12 +74,20 @@ final class PackageWriter {
 
   static final String INDEX = "index.xml";
 
+  /**
+   * Returns true for a package path that holds a bundle: {@code bundles/} (installed) or {@code
+   * plugins/} (put into the offline repository and offered, installed only where it runs).
+   */
+  static boolean isBundle(String path) {
+    return path.startsWith("bundles/") || path.startsWith("plugins/");
+  }
+
   /** The R5 index of the package's bundles, their URLs relative to the package root. */
   static byte[] index(Version version, Map<String, Path> files)
       throws IOException, GeneralSecurityException {
     List<RepositoryIndex.Entry> entries = new ArrayList<>();
     for (Map.Entry<String, Path> f : files.entrySet()) {
-      if (f.getKey().startsWith("bundles/")) {
+      if (isBundle(f.getKey())) {
         entries.add(
             new RepositoryIndex.Entry(
                 f.getKey(),

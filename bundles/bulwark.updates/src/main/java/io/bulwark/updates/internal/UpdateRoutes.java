@@ -28,12 +28,17 @@ import org.osgi.service.component.annotations.Reference;
  * phase and progress, the previous set, and the packages on the update stick; {@code GET
  * /api/v1/updates/history}; for admins, {@code POST /api/v1/updates/stick/:file/install}, {@code
  * POST /api/v1/updates/upload} (the package streamed as the body) and {@code POST
- * /api/v1/updates/rollback}. Every request that starts an install is audited with its caller.
+ * /api/v1/updates/rollback}; {@code GET /api/v1/updates/plugins} (what runs, what may be removed,
+ * what is offered) and, for admins, {@code POST /api/v1/updates/plugins/:bundle/install} and {@code
+ * .../remove}. Every request that starts an install is audited with its caller.
  */
 @Component(service = RouteContributor.class)
 public final class UpdateRoutes implements RouteContributor {
   /** The largest package taken (the manifest's own limit on all files, and its metadata). */
   static final long MAX_PACKAGE_BYTES = UpdateManifest.MAX_TOTAL_BYTES + (64L << 20);
+
+  private static final java.util.regex.Pattern BUNDLE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}");
 
   private final UpdateService updates;
   private final AuditLog audit;
@@ -57,7 +62,10 @@ public final class UpdateRoutes implements RouteContributor {
         ApiRoute.get("/api/v1/updates/history", ApiRoute.ANY_ROLE, this::history),
         ApiRoute.post("/api/v1/updates/stick/:file/install", admins, this::installFromStick),
         ApiRoute.upload("/api/v1/updates/upload", admins, this::upload),
-        ApiRoute.post("/api/v1/updates/rollback", admins, this::rollback));
+        ApiRoute.post("/api/v1/updates/rollback", admins, this::rollback),
+        ApiRoute.get("/api/v1/updates/plugins", ApiRoute.ANY_ROLE, this::plugins),
+        ApiRoute.post("/api/v1/updates/plugins/:bundle/install", admins, this::installPlugin),
+        ApiRoute.post("/api/v1/updates/plugins/:bundle/remove", admins, this::removePlugin));
   }
 
   private void status(RoutingContext ctx) {
@@ -181,6 +189,59 @@ public final class UpdateRoutes implements RouteContributor {
       throw ApiProblem.conflict(e.getMessage());
     } catch (IOException e) {
       throw ApiProblem.unavailable("the update state cannot be read: " + e.getMessage());
+    }
+  }
+
+  private void plugins(RoutingContext ctx) {
+    try {
+      ApiRequest.json(ctx, updates.plugins());
+    } catch (IOException | IllegalArgumentException e) {
+      throw ApiProblem.unavailable("the plugins cannot be listed: " + e.getMessage());
+    }
+  }
+
+  private void installPlugin(RoutingContext ctx) {
+    changePlugin(ctx, true);
+  }
+
+  private void removePlugin(RoutingContext ctx) {
+    changePlugin(ctx, false);
+  }
+
+  private void changePlugin(RoutingContext ctx, boolean install) {
+    String bundle = ctx.pathParam("bundle");
+    String by = ApiRequest.caller(ctx).name();
+    String source = ApiRequest.source(ctx);
+    String action = install ? "update.plugin.install.request" : "update.plugin.remove.request";
+    if (bundle == null || !BUNDLE.matcher(bundle).matches()) {
+      throw ApiProblem.invalidParameter("bundle", "'" + bundle + "' is no bundle symbolic name");
+    }
+    try {
+      UpdateService.Job j =
+          install
+              ? updates.installPlugin(bundle, by, source)
+              : updates.removePlugin(bundle, by, source);
+      audit.append(new AuditEvent(by, source, action, bundle, AuditOutcome.SUCCESS, Map.of()));
+      ApiRequest.json(ctx, 202, j.toJson());
+    } catch (RuntimeException | IOException e) {
+      audit.append(
+          new AuditEvent(
+              by,
+              source,
+              action,
+              bundle,
+              AuditOutcome.FAILURE,
+              Map.of("error", String.valueOf(e.getMessage()))));
+      if (e instanceof NoSuchElementException) {
+        throw ApiProblem.notFound(e.getMessage());
+      } else if (e instanceof IllegalArgumentException) {
+        throw ApiProblem.conflict(e.getMessage());
+      } else if (e instanceof IllegalStateException) {
+        throw ApiProblem.conflict(e.getMessage());
+      } else if (e instanceof IOException) {
+        throw ApiProblem.unavailable("the update state cannot be read: " + e.getMessage());
+      }
+      throw (RuntimeException) e;
     }
   }
 

@@ -360,8 +360,19 @@ public final class UpdateService {
       }
       BundleSet from =
           state.current().orElseThrow(() -> new IOException("no running set is recorded"));
-      Map<String, Path> jars = bundles(v, staging);
+      Set<String> pluginNames = new java.util.TreeSet<>();
+      Map<String, Path> all = bundles(v, staging, pluginNames);
       checkVersion(v.manifest(), from, allowDowngrade, j, source, entry);
+      // plugins/ bundles the set does not run are only offered; those it runs are updated
+      Map<String, Path> offeredJars = new TreeMap<>();
+      Map<String, Path> jars = new TreeMap<>();
+      all.forEach(
+          (bsn, jar) ->
+              (pluginNames.contains(bsn) && !from.bundles().containsKey(bsn) ? offeredJars : jars)
+                  .put(bsn, jar));
+      if (!offeredJars.isEmpty()) {
+        entry.put("offered", new JsonArray(new ArrayList<>(offeredJars.keySet())));
+      }
       BundleSet to = next(from, v.manifest().version().toString(), jars);
       List<String> changed = new ArrayList<>(from.changedTo(to));
       entry.put("changed", new JsonArray(changed));
@@ -435,7 +446,8 @@ public final class UpdateService {
       }
       j.phase = "staging";
       stage(jars, to, staging);
-      swap(j, from, to, entry, timings, source);
+      offer(offeredJars);
+      swap(j, from, to, entry, timings, source, "version " + to.version() + " is running");
     } catch (Refused e) {
       finish(j, entry, timings, "refused", e.getMessage(), source);
     } catch (IOException e) {
@@ -531,7 +543,8 @@ public final class UpdateService {
       BundleSet to,
       JsonObject entry,
       Map<String, Long> timings,
-      String source)
+      String source,
+      String success)
       throws IOException {
     j.phase = "installing";
     long t3 = System.nanoTime();
@@ -561,7 +574,7 @@ public final class UpdateService {
           to.version(),
           AuditOutcome.SUCCESS,
           Map.of("changed", String.join(",", from.changedTo(to))));
-      finish(j, entry, timings, "installed", "version " + to.version() + " is running", source);
+      finish(j, entry, timings, "installed", success, source);
       return;
     }
     entry.put("problems", new JsonArray(problems));
@@ -633,6 +646,15 @@ public final class UpdateService {
       if (problems.isEmpty()) {
         state.sets(previous, current);
         state.endJournal();
+        for (var e : current.bundles().entrySet()) {
+          // a plugin of the image this rollback removed: kept removed at the next start
+          if (!previous.bundles().containsKey(e.getKey()) && e.getValue().embedded()) {
+            state.removed(e.getKey(), e.getValue().source());
+          }
+        }
+        for (String bsn : previous.bundles().keySet()) {
+          state.restored(bsn);
+        }
         finish(
             j,
             entry,
@@ -668,6 +690,277 @@ public final class UpdateService {
     }
   }
 
+  // ---------------------------------------------------------------- optional plugins
+
+  /**
+   * The plugins: each bundle of the running set with whether an admin may remove it (and why not),
+   * and the bundles offered for install: those of the offline repository's index and those removed
+   * from the appliance's own jar that the running set does not hold.
+   */
+  JsonObject plugins() throws IOException {
+    BundleSet current =
+        state.current().orElseThrow(() -> new IOException("no running set is recorded yet"));
+    Map<String, String> fixed = unremovable(current);
+    Map<String, Bundle> runningBundles = swapper.running();
+    JsonArray running = new JsonArray();
+    current
+        .bundles()
+        .forEach(
+            (bsn, m) -> {
+              JsonObject o =
+                  new JsonObject()
+                      .put("symbolicName", bsn)
+                      .put("version", m.version())
+                      .put("origin", m.embedded() ? "image" : "update")
+                      .put("removable", !fixed.containsKey(bsn));
+              Bundle b = runningBundles.get(bsn);
+              if (b != null && pluginKind(b) != null) {
+                o.put("plugin", pluginKind(b));
+              }
+              if (fixed.containsKey(bsn)) {
+                o.put("why", fixed.get(bsn));
+              }
+              running.add(o);
+            });
+    JsonArray offered = new JsonArray();
+    offered(current)
+        .forEach(
+            (bsn, m) ->
+                offered.add(
+                    new JsonObject()
+                        .put("symbolicName", bsn)
+                        .put("version", m.version())
+                        .put("origin", m.embedded() ? "image" : "offline repository")));
+    return new JsonObject().put("running", running).put("offered", offered);
+  }
+
+  /**
+   * Installs the offered plugin {@code bsn} into the running set, through the same journal, health
+   * check and rollback as a package.
+   *
+   * @throws java.util.NoSuchElementException if no such plugin is offered
+   * @throws IllegalStateException if an install is running
+   */
+  Job installPlugin(String bsn, String by, String source) throws IOException {
+    BundleSet current =
+        state.current().orElseThrow(() -> new IllegalStateException("no running set is recorded"));
+    BundleSet.Member m = offered(current).get(bsn);
+    if (m == null) {
+      throw new java.util.NoSuchElementException(
+          current.bundles().containsKey(bsn)
+              ? bsn + " runs already"
+              : "no plugin "
+                  + bsn
+                  + " is offered: neither the offline repository ("
+                  + repository
+                  + ") nor the appliance's jar holds it; bring it with an update package");
+    }
+    Job j = begin("plugin-install", "plugin:" + bsn, by);
+    worker.execute(() -> changePlugins(j, current, bsn, m, source));
+    return j;
+  }
+
+  /**
+   * Removes the plugin {@code bsn} from the running set, through the same journal, health check and
+   * rollback as a package; it stays offered for a later install.
+   *
+   * @throws java.util.NoSuchElementException if the running set holds no such bundle
+   * @throws IllegalArgumentException if it may not be removed (the message says why)
+   * @throws IllegalStateException if an install is running
+   */
+  Job removePlugin(String bsn, String by, String source) throws IOException {
+    BundleSet current =
+        state.current().orElseThrow(() -> new IllegalStateException("no running set is recorded"));
+    if (!current.bundles().containsKey(bsn)) {
+      throw new java.util.NoSuchElementException("the running set holds no bundle " + bsn);
+    }
+    String why = unremovable(current).get(bsn);
+    if (why != null) {
+      throw new IllegalArgumentException(bsn + " cannot be removed: " + why);
+    }
+    Job j = begin("plugin-remove", "plugin:" + bsn, by);
+    worker.execute(() -> changePlugins(j, current, bsn, null, source));
+    return j;
+  }
+
+  /** Moves the running set to one with {@code bsn} added ({@code member}) or removed (null). */
+  private void changePlugins(
+      Job j, BundleSet from, String bsn, BundleSet.Member member, String source) {
+    JsonObject entry = entry(j).put("version", from.version()).put("from", from.version());
+    Map<String, Long> timings = new LinkedHashMap<>();
+    try {
+      Map<String, BundleSet.Member> m = new TreeMap<>(from.bundles());
+      if (member == null) {
+        BundleSet.Member gone = m.remove(bsn);
+        // recorded before the swap: a launcher that puts the image's bundle back at the next
+        // start has it removed again; an install or a rollback that brings it back clears it
+        state.removed(bsn, gone.source());
+      } else {
+        m.put(bsn, member);
+      }
+      BundleSet to = new BundleSet(from.version(), m);
+      entry.put("changed", new JsonArray(List.of(bsn)));
+      if (member != null) {
+        j.phase = "resolving";
+        long t = System.nanoTime();
+        BundleResource r;
+        try (InputStream in = swapper.open(member)) {
+          Path tmp = state.folder().resolve("plugin-" + j.id + ".jar");
+          try {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            r = BundleResource.read(tmp);
+          } finally {
+            Files.deleteIfExists(tmp);
+          }
+        }
+        List<String> unresolved = DryRun.check(resolver, context.getBundles(), List.of(r));
+        timings.put("resolveMs", ms(t));
+        if (!unresolved.isEmpty()) {
+          entry.put("unresolved", new JsonArray(unresolved));
+          finish(
+              j,
+              entry,
+              timings,
+              "refused",
+              "the plugin " + bsn + " does not resolve: " + String.join("; ", unresolved),
+              source);
+          return;
+        }
+      }
+      swap(
+          j,
+          from,
+          to,
+          entry,
+          timings,
+          source,
+          member == null
+              ? "the plugin " + bsn + " was removed; it stays offered for a later install"
+              : "the plugin " + bsn + " " + member.version() + " runs");
+      BundleSet now = state.current().orElse(from);
+      if (now.bundles().containsKey(bsn)) {
+        state.restored(bsn);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "Plugin change " + j.source + " failed", e);
+      try {
+        if (state.current().map(c -> c.bundles().containsKey(bsn)).orElse(true)) {
+          state.restored(bsn);
+        }
+      } catch (IOException again) {
+        LOG.warning("The removed plugins cannot be recorded: " + again.getMessage());
+      }
+      finish(j, entry, timings, "refused", "the plugin change failed: " + e, source);
+    }
+  }
+
+  /** The manifest header by which a bundle says it is an optional plugin, and of what kind. */
+  static final String PLUGIN_HEADER = "Bulwark-Plugin";
+
+  /** Returns what kind of optional plugin {@code b} is ("scheduler connector"), or null. */
+  private static String pluginKind(Bundle b) {
+    String kind = b.getHeaders("").get(PLUGIN_HEADER);
+    return kind == null || kind.isBlank() ? null : kind.strip();
+  }
+
+  /**
+   * The bundles of {@code current} an admin may not remove, each with the reason: all but the
+   * optional plugins ({@value #PLUGIN_HEADER} in their manifest) nothing else depends on.
+   */
+  private Map<String, String> unremovable(BundleSet current) {
+    Map<String, String> out = new TreeMap<>();
+    Set<String> core = coreProviders();
+    Set<String> wired = wiredToSelf();
+    for (String bsn : current.bundles().keySet()) {
+      Set<String> closure = refreshClosure(Set.of(bsn));
+      closure.remove(bsn);
+      Bundle running = swapper.running().get(bsn);
+      if (bsn.equals(SELF)) {
+        out.put(bsn, "it is the updater itself");
+      } else if (running == null || pluginKind(running) == null) {
+        out.put(bsn, "it is part of the appliance, not an optional plugin");
+      } else if (bsn.startsWith("bulwark.config.")) {
+        out.put(bsn, "it holds the role's configuration");
+      } else if (core.contains(bsn)) {
+        out.put(bsn, "it provides services the appliance requires");
+      } else if (wired.contains(bsn)) {
+        out.put(bsn, "the updater is wired to it");
+      } else if (!closure.isEmpty()) {
+        out.put(
+            bsn,
+            "other bundles are wired to it ("
+                + String.join(", ", closure.stream().limit(5).toList())
+                + (closure.size() > 5 ? " and " + (closure.size() - 5) + " more" : "")
+                + ")");
+      } else if (Swapper.fragment(running)) {
+        out.put(bsn, "it is a fragment of another bundle");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The bundles offered for install, by symbolic name: the newest of each in the offline
+   * repository's index and each removed bundle of the appliance's jar, where the running set has
+   * none of that name.
+   */
+  private Map<String, BundleSet.Member> offered(BundleSet current) throws IOException {
+    Map<String, BundleSet.Member> out = new TreeMap<>();
+    Map<String, Version> newest = new TreeMap<>();
+    Path index = repository.resolve(PackageWriter.INDEX);
+    if (Files.isRegularFile(index)) {
+      for (RepositoryIndex.Listed l : RepositoryIndex.read(Files.readAllBytes(index))) {
+        if (current.bundles().containsKey(l.symbolicName())) {
+          continue;
+        }
+        Version seen = newest.get(l.symbolicName());
+        if (seen == null || l.version().compareTo(seen) > 0) {
+          newest.put(l.symbolicName(), l.version());
+          out.put(
+              l.symbolicName(),
+              new BundleSet.Member(l.version().toString(), BundleSet.REPO + l.url()));
+        }
+      }
+    }
+    for (var e : state.removed().entrySet()) {
+      if (!current.bundles().containsKey(e.getKey()) && !out.containsKey(e.getKey())) {
+        String source = e.getValue();
+        String version = "";
+        if (source.startsWith(BundleSet.EMBEDDED)) {
+          try (java.util.jar.JarInputStream jar =
+              new java.util.jar.JarInputStream(swapper.open(new BundleSet.Member("", source)))) {
+            java.util.jar.Manifest mf = jar.getManifest();
+            version = mf == null ? "" : mf.getMainAttributes().getValue("Bundle-Version");
+          } catch (IOException gone) {
+            continue; // not in this image's jar any more
+          }
+        }
+        out.put(e.getKey(), new BundleSet.Member(version == null ? "" : version, source));
+      }
+    }
+    return out;
+  }
+
+  /** At start: uninstalls removed plugins the launcher installed again from the appliance's jar. */
+  private void removeAgain() throws IOException {
+    Optional<BundleSet> current = state.current();
+    if (current.isEmpty()) {
+      return;
+    }
+    Map<String, Bundle> running = swapper.running();
+    for (String bsn : state.removed().keySet()) {
+      Bundle b = running.get(bsn);
+      if (b != null && !current.get().bundles().containsKey(bsn)) {
+        try {
+          b.uninstall();
+          LOG.info("Removed plugin " + bsn + " uninstalled again after the start");
+        } catch (BundleException e) {
+          LOG.warning("The removed plugin " + bsn + " cannot be uninstalled: " + e.getMessage());
+        }
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- start-up: base set, journal
 
   private void startup(Job j) {
@@ -683,6 +976,7 @@ public final class UpdateService {
       }
       Optional<UpdateState.Journal> journal = state.journal();
       if (journal.isEmpty()) {
+        removeAgain();
         return;
       }
       UpdateState.Journal jr = journal.get();
@@ -778,17 +1072,26 @@ public final class UpdateService {
 
   // ---------------------------------------------------------------- verification helpers
 
-  /** The package's bundles by symbolic name, checked against its R5 index. */
-  private static Map<String, Path> bundles(UpdatePackage.Verified v, Path staging)
+  /**
+   * The package's bundles by symbolic name (those of {@code plugins/} among them, marked in {@code
+   * plugins}), checked against its R5 index.
+   */
+  private static Map<String, Path> bundles(
+      UpdatePackage.Verified v, Path staging, Set<String> plugins)
       throws IOException, GeneralSecurityException, Refused {
     Map<String, Path> jars = new TreeMap<>();
     Map<String, BundleResource> resources = new TreeMap<>();
     for (UpdateManifest.Entry e : v.manifest().files()) {
-      if (!e.path().startsWith("bundles/")) {
+      if (!PackageWriter.isBundle(e.path())) {
         continue;
       }
       if (!e.path().endsWith(".jar")) {
-        throw new Refused("'" + e.path() + "' in bundles/ is not a jar");
+        throw new Refused(
+            "'"
+                + e.path()
+                + "' in "
+                + e.path().substring(0, e.path().indexOf('/') + 1)
+                + " is not a jar");
       }
       Path jar = staging.resolve(e.path());
       BundleResource r;
@@ -799,6 +1102,9 @@ public final class UpdateService {
       }
       if (jars.put(r.symbolicName(), jar) != null) {
         throw new Refused("the package holds " + r.symbolicName() + " twice");
+      }
+      if (e.path().startsWith("plugins/")) {
+        plugins.add(r.symbolicName());
       }
       resources.put(e.path(), r);
     }
@@ -929,6 +1235,25 @@ public final class UpdateService {
     return HexFormat.of().formatHex(d.digest());
   }
 
+  /** Puts plugins the set does not run into the offline repository, where they are offered. */
+  private void offer(Map<String, Path> plugins) throws IOException, GeneralSecurityException {
+    if (plugins.isEmpty()) {
+      return;
+    }
+    for (var e : plugins.entrySet()) {
+      BundleResource r = BundleResource.read(e.getValue());
+      String sha = PackageWriter.sha384(e.getValue());
+      Path target =
+          repository.resolve(
+              "bundles/" + e.getKey() + "-" + r.version() + "-" + sha.substring(0, 16) + ".jar");
+      if (!Files.exists(target)) {
+        AtomicFile.createFolder(target.getParent());
+        AtomicFile.write(target, Files.readAllBytes(e.getValue()));
+      }
+    }
+    writeIndex();
+  }
+
   /** Puts the new set's jars into the offline repository (synced) and rewrites its index. */
   private void stage(Map<String, Path> jars, BundleSet to, Path staging)
       throws IOException, GeneralSecurityException {
@@ -955,6 +1280,11 @@ public final class UpdateService {
         }
       }
     }
+    writeIndex();
+  }
+
+  /** Rewrites the offline repository's R5 index from the jars it holds. */
+  private void writeIndex() throws IOException, GeneralSecurityException {
     List<RepositoryIndex.Entry> entries = new ArrayList<>();
     Path bundles = repository.resolve("bundles");
     if (Files.isDirectory(bundles)) {
@@ -1060,7 +1390,11 @@ public final class UpdateService {
             ? AuditOutcome.SUCCESS
             : AuditOutcome.FAILURE;
     audit(
-        j.kind.equals("rollback") ? "update.rollback" : "update.install",
+        j.kind.equals("rollback")
+            ? "update.rollback"
+            : j.kind.startsWith("plugin-")
+                ? "update." + j.kind.replace('-', '.')
+                : "update.install",
         j,
         source,
         entry.getString("version", j.source),

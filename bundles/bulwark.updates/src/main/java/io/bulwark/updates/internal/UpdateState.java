@@ -18,8 +18,9 @@ import java.util.TreeSet;
  * What the updater keeps on disk, each file replaced atomically and synced before it is relied on:
  * {@code sets.json} (the running bundle set and the previous one, for a manual rollback), {@code
  * journal.json} (an install in progress: the set it started from and the one it moves to, written
- * before the first bundle is touched), {@code history.json} (the last 500 updates) and {@code
- * revoked.json} (update keys revoked by verified packages).
+ * before the first bundle is touched), {@code history.json} (the last 500 updates), {@code
+ * revoked.json} (update keys revoked by verified packages) and {@code removed.json} (plugins an
+ * admin removed, so a launcher that installs them again at a start has them removed again).
  */
 final class UpdateState {
   static final int HISTORY = 500;
@@ -128,6 +129,36 @@ final class UpdateState {
     Set<String> all = revoked();
     if (all.addAll(keyIds)) {
       write("revoked.json", new JsonObject().put("keys", new JsonArray(new ArrayList<>(all))));
+    }
+  }
+
+  /** The plugins an admin removed, by symbolic name, with where their jar is kept. */
+  synchronized java.util.Map<String, String> removed() throws IOException {
+    JsonObject o = read("removed.json");
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    if (o != null) {
+      o.getJsonObject("plugins", new JsonObject())
+          .forEach(e -> out.put(e.getKey(), (String) e.getValue()));
+    }
+    return out;
+  }
+
+  synchronized void removed(String bsn, String source) throws IOException {
+    java.util.Map<String, String> all = removed();
+    if (!source.equals(all.put(bsn, source))) {
+      write(
+          "removed.json",
+          new JsonObject().put("plugins", new JsonObject(new java.util.TreeMap<>(all))));
+    }
+  }
+
+  /** Forgets that {@code bsn} was removed (it runs again). */
+  synchronized void restored(String bsn) throws IOException {
+    java.util.Map<String, String> all = removed();
+    if (all.remove(bsn) != null) {
+      write(
+          "removed.json",
+          new JsonObject().put("plugins", new JsonObject(new java.util.TreeMap<>(all))));
     }
   }
 
