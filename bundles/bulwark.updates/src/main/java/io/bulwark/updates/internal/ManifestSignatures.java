@@ -48,14 +48,15 @@ final class ManifestSignatures {
       throw new IllegalArgumentException(
           "the " + kind.name() + " signature is " + signature.length + " bytes: not a signature");
     }
-    CMSSignedData signed;
+    Collection<SignerInformation> signers;
     try {
-      signed = new CMSSignedData(new CMSProcessableByteArray(manifest), signature);
+      CMSSignedData signed = new CMSSignedData(new CMSProcessableByteArray(manifest), signature);
+      // a ContentInfo of another content type parses, and holds no SignedData
+      signers = signed.getSignerInfos().getSigners();
     } catch (CMSException | RuntimeException e) {
       throw new IllegalArgumentException(
           "the " + kind.name() + " signature is not CMS SignedData: " + e.getMessage());
     }
-    Collection<SignerInformation> signers = signed.getSignerInfos().getSigners();
     if (signers.size() != 1) {
       throw new IllegalArgumentException(
           "the " + kind.name() + " signature has " + signers.size() + " signers; one is read");

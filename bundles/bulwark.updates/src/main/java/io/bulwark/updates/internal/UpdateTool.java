@@ -123,11 +123,26 @@ public final class UpdateTool {
 
   /** Writes a private key, readable by its owner only, replacing the file at once. */
   static void writePrivate(Path file, PrivateKey key) throws Exception {
+    byte[] pem =
+        Pem.encode("PRIVATE KEY", key.getEncoded())
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    writeOwnerOnly(file, out -> out.write(pem));
+  }
+
+  /** What writes a secret file's content. */
+  private interface Content {
+    void writeTo(java.io.OutputStream out) throws Exception;
+  }
+
+  /** Writes a file readable by its owner only, synced, replacing the file at once. */
+  private static void writeOwnerOnly(Path file, Content content) throws Exception {
     Path tmp = file.resolveSibling(file.getFileName() + ".new");
     Files.deleteIfExists(tmp);
     Files.createFile(
         tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(tmp, Pem.encode("PRIVATE KEY", key.getEncoded()));
+    try (var out = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+      content.writeTo(out);
+    }
     try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
       ch.force(true);
     }
@@ -158,17 +173,7 @@ public final class UpdateTool {
         "ecdsa", ecdsa.getPrivate(), password, new java.security.cert.Certificate[] {ecCert});
     ks.setKeyEntry(
         "lms", lms.getPrivate(), password, new java.security.cert.Certificate[] {lmsCert, ecCert});
-    Path tmp = file.resolveSibling(file.getFileName() + ".new");
-    Files.deleteIfExists(tmp);
-    Files.createFile(
-        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try (var out = Files.newOutputStream(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-      ks.store(out, password);
-    }
-    try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    writeOwnerOnly(file, out -> ks.store(out, password));
   }
 
   private static java.security.cert.X509Certificate certificate(
@@ -269,7 +274,7 @@ public final class UpdateTool {
       }
     }
     UpdateManifest m =
-        pack(out, version, List.of(range), restart, notes, revokes, files, keyDir, name);
+        pack(out, version, List.of(range), restart, notes, revokes, files, keyDir, name, null);
     System.out.println(
         out
             + ": "
@@ -281,24 +286,9 @@ public final class UpdateTool {
             + " bytes");
   }
 
-  /** Packs and signs with NAME's keys in {@code keyDir}, saving the LMS key's next index first. */
-  static UpdateManifest pack(
-      Path out,
-      Version version,
-      List<VersionRange> appliesTo,
-      boolean restart,
-      String notes,
-      Set<String> revokes,
-      Map<String, Path> files,
-      Path keyDir,
-      String name)
-      throws Exception {
-    return pack(out, version, appliesTo, restart, notes, revokes, files, keyDir, name, null);
-  }
-
   /**
-   * Packs and signs with NAME's keys in {@code keyDir} (from its keystore with {@code password}
-   * where keygen made one), saving the LMS key's next index first.
+   * Packs and signs with NAME's keys in {@code keyDir} (from its keystore, with {@code password} or
+   * the one asked for when null, where keygen made one), saving the LMS key's next index first.
    */
   static UpdateManifest pack(
       Path out,

@@ -42,7 +42,8 @@ class UpdateToolTest {
           Set.of(),
           Map.of("images/x.img", bundle),
           keys,
-          "release-2027");
+          "release-2027",
+          null);
     }
     assertThat(Files.readString(keys.resolve("release-2027.lms.state")).strip())
         .as("two indexes used")
