@@ -1,0 +1,166 @@
+package io.bulwark.security.internal;
+
+import io.bulwark.api.compliance.CheckResult;
+import io.bulwark.api.compliance.ComplianceCheck;
+import io.bulwark.api.security.CryptoModule;
+import io.bulwark.api.security.CryptoModuleStatus;
+import java.security.Provider;
+import java.security.Security;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.bouncycastle.crypto.CryptoServicesRegistrar;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The compliance checks of what this bundle owns: the FIPS module in approved-only mode ({@code
+ * fips-approved-only}) and the session idle limit ({@code session-idle-timeout}).
+ */
+public final class SecurityChecks {
+  private SecurityChecks() {}
+
+  /**
+   * {@code fips-approved-only}: the module's self-tests passed, approved-only mode is on (for the
+   * module and for the thread that asks), and BCFIPS and BCJSSE are the first security providers.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class FipsApprovedOnly implements ComplianceCheck {
+    static final String ID = "fips-approved-only";
+    private final CryptoModule crypto;
+    private final Supplier<List<String>> providers;
+    private final Supplier<Boolean> threadApproved;
+
+    @Activate
+    public FipsApprovedOnly(@Reference CryptoModule crypto) {
+      this(
+          crypto,
+          () -> Arrays.stream(Security.getProviders()).map(Provider::getName).toList(),
+          CryptoServicesRegistrar::isInApprovedOnlyMode);
+    }
+
+    FipsApprovedOnly(
+        CryptoModule crypto, Supplier<List<String>> providers, Supplier<Boolean> threadApproved) {
+      this.crypto = crypto;
+      this.providers = providers;
+      this.threadApproved = threadApproved;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "All cryptography runs in the FIPS 140-3 module, in approved-only mode";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      CryptoModuleStatus s;
+      try {
+        s = crypto.status();
+      } catch (RuntimeException e) {
+        return CheckResult.notReviewed(ID, "the cryptographic module does not answer: " + e, now);
+      }
+      List<String> order = providers.get();
+      boolean thread = threadApproved.get();
+      boolean first =
+          order.size() >= 2 && order.get(0).equals("BCFIPS") && order.get(1).equals("BCJSSE");
+      Map<String, String> evidence =
+          Map.of(
+              "module", s.name() + " " + s.version(),
+              "approvedOnly", Boolean.toString(s.approvedOnly()),
+              "selfTestsPassed", Boolean.toString(s.selfTestsPassed()),
+              "approvedOnlyForThisThread", Boolean.toString(thread),
+              "providers", String.join(", ", order.subList(0, Math.min(order.size(), 6))));
+      if (s.approvedOnly() && s.selfTestsPassed() && thread && first) {
+        return CheckResult.met(
+            ID,
+            s.name()
+                + " "
+                + s.version()
+                + " passed its self-tests and runs in approved-only mode; BCFIPS and BCJSSE are"
+                + " the first providers",
+            evidence,
+            now);
+      }
+      StringBuilder why = new StringBuilder();
+      if (!s.selfTestsPassed()) {
+        why.append("the module's self-tests did not pass; ");
+      }
+      if (!s.approvedOnly() || !thread) {
+        why.append("approved-only mode is off; ");
+      }
+      if (!first) {
+        why.append("the first security providers are ")
+            .append(String.join(", ", order.subList(0, Math.min(order.size(), 2))))
+            .append(", not BCFIPS and BCJSSE; ");
+      }
+      return CheckResult.open(ID, why.substring(0, why.length() - 2), evidence, now);
+    }
+  }
+
+  /**
+   * {@code session-idle-timeout}: a session ends after at most 15 minutes without use (the
+   * accounts' {@code sessionIdleSeconds}).
+   */
+  @Component(
+      service = ComplianceCheck.class,
+      configurationPid = LocalAccounts.PID,
+      configurationPolicy = ConfigurationPolicy.OPTIONAL)
+  public static final class SessionIdleTimeout implements ComplianceCheck {
+    static final String ID = "session-idle-timeout";
+
+    /** The longest idle time the STIG allows a non-privileged session (APSC-DV-000070). */
+    static final int LIMIT_SECONDS = 900;
+
+    private final int idleSeconds;
+
+    @Activate
+    public SessionIdleTimeout(AccountsConfig config) {
+      this.idleSeconds = config.sessionIdleSeconds();
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "Sessions end after 15 minutes or less without use";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      Map<String, String> evidence =
+          Map.of(
+              "setting",
+              LocalAccounts.PID + " sessionIdleSeconds",
+              "sessionIdleSeconds",
+              Integer.toString(idleSeconds),
+              "limitSeconds",
+              Integer.toString(LIMIT_SECONDS));
+      return idleSeconds > 0 && idleSeconds <= LIMIT_SECONDS
+          ? CheckResult.met(
+              ID, "sessions end after " + idleSeconds + " s without use", evidence, now)
+          : CheckResult.open(
+              ID,
+              "sessions live "
+                  + idleSeconds
+                  + " s without use, longer than the "
+                  + LIMIT_SECONDS
+                  + " s allowed: set sessionIdleSeconds to "
+                  + LIMIT_SECONDS
+                  + " or less",
+              evidence,
+              now);
+    }
+  }
+}

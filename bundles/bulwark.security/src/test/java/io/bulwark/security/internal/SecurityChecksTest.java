@@ -1,0 +1,95 @@
+package io.bulwark.security.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.bulwark.api.compliance.CheckResult;
+import io.bulwark.api.compliance.CheckStatus;
+import io.bulwark.api.security.CryptoModule;
+import io.bulwark.api.security.CryptoModuleStatus;
+import io.bulwark.testing.TypedConfig;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The security bundle's compliance checks: each verdict, and the evidence it rests on. */
+class SecurityChecksTest {
+  private final Instant now = Instant.parse("2026-12-04T12:00:00Z");
+
+  private static CryptoModule module(boolean approved, boolean selfTests) {
+    return new CryptoModule() {
+      @Override
+      public CryptoModuleStatus status() {
+        return new CryptoModuleStatus("BouncyCastle FIPS", "2.1.3", approved, selfTests);
+      }
+
+      @Override
+      public SecureRandom random() {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+
+  private CheckResult fips(
+      boolean approved, boolean selfTests, List<String> providers, boolean thread) {
+    return new SecurityChecks.FipsApprovedOnly(
+            module(approved, selfTests), () -> providers, () -> thread)
+        .run(now);
+  }
+
+  @Test
+  void theFipsModuleInApprovedOnlyModeFirstAmongTheProvidersIsMetAndAnythingLessIsOpen() {
+    List<String> good = List.of("BCFIPS", "BCJSSE", "SUN");
+    CheckResult met = fips(true, true, good, true);
+    assertThat(met.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(met.evidence())
+        .containsEntry("module", "BouncyCastle FIPS 2.1.3")
+        .containsEntry("approvedOnly", "true")
+        .containsEntry("selfTestsPassed", "true")
+        .containsEntry("providers", "BCFIPS, BCJSSE, SUN");
+
+    CheckResult sunFirst = fips(true, true, List.of("SUN", "BCFIPS", "BCJSSE"), true);
+    assertThat(sunFirst.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(sunFirst.summary()).contains("SUN, BCFIPS, not BCFIPS and BCJSSE");
+
+    assertThat(fips(false, true, good, true).summary()).isEqualTo("approved-only mode is off");
+    assertThat(fips(true, true, good, false).status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(fips(true, false, good, true).summary())
+        .isEqualTo("the module's self-tests did not pass");
+
+    CryptoModule away =
+        new CryptoModule() {
+          @Override
+          public CryptoModuleStatus status() {
+            throw new IllegalStateException("stopped");
+          }
+
+          @Override
+          public SecureRandom random() {
+            throw new UnsupportedOperationException();
+          }
+        };
+    assertThat(new SecurityChecks.FipsApprovedOnly(away, () -> good, () -> true).run(now).status())
+        .isEqualTo(CheckStatus.NOT_REVIEWED);
+  }
+
+  @Test
+  void aSessionIdleLimitOfFifteenMinutesOrLessIsMetAndALongerOneIsOpenSayingWhatToSet() {
+    CheckResult fifteen =
+        new SecurityChecks.SessionIdleTimeout(TypedConfig.of(AccountsConfig.class, Map.of()))
+            .run(now);
+    assertThat(fifteen.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(fifteen.evidence())
+        .containsEntry("sessionIdleSeconds", "900")
+        .containsEntry("limitSeconds", "900");
+
+    CheckResult half =
+        new SecurityChecks.SessionIdleTimeout(
+                TypedConfig.of(AccountsConfig.class, Map.of("sessionIdleSeconds", 1800)))
+            .run(now);
+    assertThat(half.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(half.summary()).contains("1800 s").contains("set sessionIdleSeconds to 900 or less");
+    assertThat(half.evidence()).containsEntry("setting", LocalAccounts.PID + " sessionIdleSeconds");
+  }
+}
