@@ -53,6 +53,15 @@ public @interface AccountsConfig {
   int sessionIdleSeconds() default 900;
 
   @AttributeDefinition(
+      name = "Admin session idle timeout (seconds)",
+      description =
+          "An admin's session unused this long ends (the STIG allows admins 10 minutes); at most"
+              + " the session idle timeout.",
+      min = "60",
+      max = "86400")
+  int adminSessionIdleSeconds() default 600;
+
+  @AttributeDefinition(
       name = "Longest API token validity (days)",
       description = "Tokens requested for longer are capped to this.",
       min = "1",

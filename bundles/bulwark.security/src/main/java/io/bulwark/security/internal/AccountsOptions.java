@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param lockoutWindow how far back failed logins count
  * @param lockout how long a locked account stays locked
  * @param sessionIdle how long an unused session lives
+ * @param adminSessionIdle how long an unused admin session lives (at most {@code sessionIdle})
  * @param tokenMaxValidity the longest validity of an API token
  */
 record AccountsOptions(
@@ -20,6 +21,7 @@ record AccountsOptions(
     Duration lockoutWindow,
     Duration lockout,
     Duration sessionIdle,
+    Duration adminSessionIdle,
     Duration tokenMaxValidity) {
 
   AccountsOptions {
@@ -37,12 +39,21 @@ record AccountsOptions(
     requirePositive("lockoutWindowSeconds", lockoutWindow);
     requirePositive("lockoutSeconds", lockout);
     requirePositive("sessionIdleSeconds", sessionIdle);
+    requirePositive("adminSessionIdleSeconds", adminSessionIdle);
+    if (adminSessionIdle.compareTo(sessionIdle) > 0) {
+      throw new IllegalArgumentException(
+          "adminSessionIdleSeconds ("
+              + adminSessionIdle.toSeconds()
+              + ") must not be longer than sessionIdleSeconds ("
+              + sessionIdle.toSeconds()
+              + ")");
+    }
     requirePositive("tokenMaxDays", tokenMaxValidity);
   }
 
   /**
    * Returns the defaults: 3 attempts from one address (10 from all) in 15 minutes lock for 15
-   * minutes, 15 minutes idle, 1 year.
+   * minutes, 15 minutes idle (10 for an admin), 1 year.
    */
   static AccountsOptions defaults() {
     return new AccountsOptions(
@@ -51,6 +62,7 @@ record AccountsOptions(
         Duration.ofMinutes(15),
         Duration.ofMinutes(15),
         Duration.ofMinutes(15),
+        Duration.ofMinutes(10),
         Duration.ofDays(365));
   }
 
@@ -66,6 +78,7 @@ record AccountsOptions(
         Duration.ofSeconds(config.lockoutWindowSeconds()),
         Duration.ofSeconds(config.lockoutSeconds()),
         Duration.ofSeconds(config.sessionIdleSeconds()),
+        Duration.ofSeconds(config.adminSessionIdleSeconds()),
         Duration.ofDays(config.tokenMaxDays()));
   }
 

@@ -193,7 +193,8 @@ public final class LocalAccounts implements Accounts {
     this.hasher = hasher;
     this.audit = new AuditTrail(audit);
     this.clock = clock;
-    this.sessions = new SessionTable(crypto.random(), options.sessionIdle());
+    this.sessions =
+        new SessionTable(crypto.random(), options.sessionIdle(), options.adminSessionIdle());
     this.tokens =
         new ApiTokens(
             tokens,

@@ -1,5 +1,6 @@
 package io.bulwark.security.internal;
 
+import io.bulwark.api.security.Role;
 import io.bulwark.api.security.Session;
 import io.bulwark.api.security.UserAccount;
 import java.security.SecureRandom;
@@ -23,10 +24,13 @@ final class SessionTable {
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final SecureRandom random;
   private final Duration idle;
+  private final Duration adminIdle;
 
-  SessionTable(SecureRandom random, Duration idle) {
+  /** Sessions that end after {@code idle} without use, an admin's after {@code adminIdle}. */
+  SessionTable(SecureRandom random, Duration idle, Duration adminIdle) {
     this.random = random;
     this.idle = idle;
+    this.adminIdle = adminIdle;
   }
 
   /** Opens a session for {@code account} at {@code now}. */
@@ -130,7 +134,8 @@ final class SessionTable {
   }
 
   private boolean idleAt(Session session, Instant now) {
-    return !now.isBefore(session.lastUsedAt().plus(idle));
+    return !now.isBefore(
+        session.lastUsedAt().plus(session.role() == Role.ADMIN ? adminIdle : idle));
   }
 
   private static Session withLastUse(Session s, Instant now) {

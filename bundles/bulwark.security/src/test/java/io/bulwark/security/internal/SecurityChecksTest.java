@@ -90,6 +90,19 @@ class SecurityChecksTest {
             .run(now);
     assertThat(half.status()).isEqualTo(CheckStatus.OPEN);
     assertThat(half.summary()).contains("1800 s").contains("set sessionIdleSeconds to 900 or less");
-    assertThat(half.evidence()).containsEntry("setting", LocalAccounts.PID + " sessionIdleSeconds");
+    assertThat(half.evidence())
+        .containsEntry(
+            "setting", LocalAccounts.PID + " sessionIdleSeconds, adminSessionIdleSeconds");
+    assertThat(fifteen.evidence()).containsEntry("adminSessionIdleSeconds", "600");
+
+    CheckResult adminFifteen =
+        new SecurityChecks.SessionIdleTimeout(
+                TypedConfig.of(AccountsConfig.class, Map.of("adminSessionIdleSeconds", 900)))
+            .run(now);
+    assertThat(adminFifteen.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(adminFifteen.summary())
+        .isEqualTo(
+            "admin sessions live 900 s without use, longer than the 600 s allowed: set"
+                + " adminSessionIdleSeconds to 600 or less");
   }
 }

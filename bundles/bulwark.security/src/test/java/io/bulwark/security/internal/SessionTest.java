@@ -12,8 +12,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Given alice logged in: her session lives while she uses it, ends after 15 idle minutes (audited
- * as expired), and ends at logout (audited); unknown ids find nothing.
+ * Given alice (an operator) logged in: her session lives while she uses it, ends after 15 idle
+ * minutes (audited as expired; an admin's after 10), and ends at logout (audited); unknown ids find
+ * nothing.
  */
 class SessionTest {
   private final AccountsFixture fixture = new AccountsFixture();
@@ -50,6 +51,19 @@ class SessionTest {
             });
     fixture.clock.advance(Duration.ofMinutes(-10));
     assertThat(fixture.accounts.session(session.id())).as("gone for good").isEmpty();
+  }
+
+  @Test
+  void anAdminsSessionEndsAfterTenIdleMinutesWhileAnOperatorsLives() {
+    fixture.addUser("root-admin", io.bulwark.api.security.Role.ADMIN, ALICE_PASSWORD, false);
+    Session admin = fixture.accounts.login("root-admin", ALICE_PASSWORD.toCharArray(), SOURCE);
+    fixture.clock.advance(Duration.ofMinutes(10));
+
+    assertThat(fixture.accounts.session(admin.id())).as("admin, 10 idle minutes").isEmpty();
+    assertThat(fixture.accounts.session(session.id())).as("operator, 10 idle minutes").isPresent();
+    assertThat(fixture.audit.events("session.expired"))
+        .singleElement()
+        .satisfies(e -> assertThat(e.actor()).isEqualTo("root-admin"));
   }
 
   @Test
