@@ -43,6 +43,13 @@ class ComplianceIT {
       assertThat(idle.getString("findingDetails"))
           .contains("sessionIdleSeconds: 900", "adminSessionIdleSeconds: 600");
       assertThat(rule(report, "APSC-DV-000080").getString("status")).isEqualTo("NotAFinding");
+      assertThat(rule(report, "APSC-DV-000530").getString("findingDetails"))
+          .contains("lockoutAttempts: 3", "lockoutWindowSeconds: 900");
+      assertThat(rule(report, "APSC-DV-001680").getString("findingDetails"))
+          .contains("refuses a password with 14 characters: true");
+      for (String id : List.of("APSC-DV-000530", "APSC-DV-001680", "APSC-DV-001720")) {
+        assertThat(rule(report, id).getString("status")).as(id).isEqualTo("NotAFinding");
+      }
       List<String> chainRules = rulesOf(report, "audit-chain-intact");
       assertThat(chainRules).isNotEmpty();
       for (String id : chainRules) {

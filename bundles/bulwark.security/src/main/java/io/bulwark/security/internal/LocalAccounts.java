@@ -49,7 +49,8 @@ public final class LocalAccounts implements Accounts {
   /** The configuration PID. */
   public static final String PID = "io.bulwark.security.accounts";
 
-  private static final PasswordPolicy POLICY = PasswordPolicy.standard();
+  /** The policy every new password meets (the compliance check probes this one). */
+  static final PasswordPolicy POLICY = PasswordPolicy.standard();
 
   private final UserRepository users;
   private final PasswordHasher hasher;

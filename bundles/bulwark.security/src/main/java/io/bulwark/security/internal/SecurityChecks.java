@@ -19,7 +19,8 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * The compliance checks of what this bundle owns: the FIPS module in approved-only mode ({@code
- * fips-approved-only}) and the session idle limit ({@code session-idle-timeout}).
+ * fips-approved-only}), the session idle limits ({@code session-idle-timeout}), the login lockout
+ * ({@code login-lockout}) and the password policy ({@code password-policy}).
  */
 public final class SecurityChecks {
   private SecurityChecks() {}
@@ -189,6 +190,141 @@ public final class SecurityChecks {
               evidence,
               now)
           : CheckResult.open(ID, String.join("; ", over), evidence, now);
+    }
+  }
+
+  /**
+   * {@code login-lockout}: three wrong passwords or fewer within 15 minutes or more lock the
+   * account (the accounts' {@code lockoutAttempts} and {@code lockoutWindowSeconds}).
+   */
+  @Component(
+      service = ComplianceCheck.class,
+      configurationPid = LocalAccounts.PID,
+      configurationPolicy = ConfigurationPolicy.OPTIONAL)
+  public static final class LoginLockout implements ComplianceCheck {
+    static final String ID = "login-lockout";
+    private final AccountsConfig config;
+
+    @Activate
+    public LoginLockout(AccountsConfig config) {
+      this.config = config;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "Three wrong passwords within 15 minutes lock the account";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      int attempts = config.lockoutAttempts();
+      int window = config.lockoutWindowSeconds();
+      Map<String, String> evidence =
+          Map.of(
+              "setting",
+              LocalAccounts.PID + " lockoutAttempts, lockoutWindowSeconds, lockoutSeconds",
+              "lockoutAttempts",
+              Integer.toString(attempts),
+              "lockoutWindowSeconds",
+              Integer.toString(window),
+              "lockoutSeconds",
+              Integer.toString(config.lockoutSeconds()),
+              "accountLockoutAttempts",
+              Integer.toString(config.accountLockoutAttempts()));
+      if (attempts <= 3 && window >= 900) {
+        return CheckResult.met(
+            ID,
+            attempts
+                + " wrong passwords from one address within "
+                + window
+                + " s lock the account for "
+                + config.lockoutSeconds()
+                + " s",
+            evidence,
+            now);
+      }
+      return CheckResult.open(
+          ID,
+          attempts
+              + " wrong passwords within "
+              + window
+              + " s lock the account; the STIG asks for 3 within 900 s: set lockoutAttempts to 3"
+              + " or less and lockoutWindowSeconds to 900 or more",
+          evidence,
+          now);
+    }
+  }
+
+  /**
+   * {@code password-policy}: the policy every new password meets is probed with passwords that
+   * break one rule each (too short; no upper-case letter, lower-case letter, digit or other
+   * character), which it must refuse, and one that breaks none, which it must accept.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class PasswordRules implements ComplianceCheck {
+    static final String ID = "password-policy";
+    private final io.bulwark.api.security.PasswordPolicy policy;
+
+    public PasswordRules() {
+      this(LocalAccounts.POLICY);
+    }
+
+    PasswordRules(io.bulwark.api.security.PasswordPolicy policy) {
+      this.policy = policy;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "New passwords need 15 characters with upper-case, lower-case, digit and other";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      Map<String, String> probes = new java.util.LinkedHashMap<>();
+      probes.put("14 characters", "Kq7#vbnmlkjhgf");
+      probes.put("no upper-case letter", "kq7#vbnmlkjhgfds");
+      probes.put("no lower-case letter", "KQ7#VBNMLKJHGFDS");
+      probes.put("no digit", "Kqx#vbnmlkjhgfds");
+      probes.put("no other character", "Kq7xvbnmlkjhgfds");
+      Map<String, String> evidence = new java.util.TreeMap<>();
+      evidence.put("minimumLength", Integer.toString(policy.minimumLength()));
+      List<String> wrong = new java.util.ArrayList<>();
+      probes.forEach(
+          (what, password) -> {
+            boolean refused = !policy.problems("probe", password.toCharArray()).isEmpty();
+            evidence.put("refuses a password with " + what, Boolean.toString(refused));
+            if (!refused) {
+              wrong.add("a password with " + what + " is accepted");
+            }
+          });
+      // a stricter length is compliant: the accepted probe is as long as the policy asks
+      int length = Math.max(16, policy.minimumLength());
+      String good = "Kq7#" + "vbnmlkjhgfdsazwxcpoiuytrem".repeat(4).substring(0, length - 4);
+      boolean accepted = policy.problems("probe", good.toCharArray()).isEmpty();
+      evidence.put("accepts " + length + " characters of every kind", Boolean.toString(accepted));
+      if (!accepted) {
+        wrong.add("a password that meets every rule is refused");
+      }
+      return wrong.isEmpty()
+          ? CheckResult.met(
+              ID,
+              "the policy refuses passwords under "
+                  + policy.minimumLength()
+                  + " characters or without an upper-case letter, a lower-case letter, a digit or"
+                  + " another character",
+              evidence,
+              now)
+          : CheckResult.open(ID, String.join("; ", wrong), evidence, now);
     }
   }
 }

@@ -105,4 +105,40 @@ class SecurityChecksTest {
             "admin sessions live 900 s without use, longer than the 600 s allowed: set"
                 + " adminSessionIdleSeconds to 600 or less");
   }
+
+  @Test
+  void theLockoutOfThreeAttemptsInFifteenMinutesIsMetAndALaxerOneIsOpen() {
+    CheckResult standard =
+        new SecurityChecks.LoginLockout(TypedConfig.of(AccountsConfig.class, Map.of())).run(now);
+    assertThat(standard.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(standard.evidence())
+        .containsEntry("lockoutAttempts", "3")
+        .containsEntry("lockoutWindowSeconds", "900");
+    CheckResult five =
+        new SecurityChecks.LoginLockout(
+                TypedConfig.of(
+                    AccountsConfig.class,
+                    Map.of("lockoutAttempts", 5, "accountLockoutAttempts", 10)))
+            .run(now);
+    assertThat(five.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(five.summary()).contains("set lockoutAttempts to 3 or less");
+  }
+
+  @Test
+  void thePasswordPolicyIsProbedRuleByRule() {
+    CheckResult standard = new SecurityChecks.PasswordRules().run(now);
+    assertThat(standard.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(standard.evidence())
+        .containsEntry("minimumLength", "15")
+        .containsEntry("refuses a password with 14 characters", "true")
+        .containsEntry("refuses a password with no other character", "true")
+        .containsEntry("accepts 16 characters of every kind", "true");
+    // A stricter policy (20 characters) is met too: its accepted probe is 20 characters long.
+    CheckResult twenty =
+        new SecurityChecks.PasswordRules(new io.bulwark.api.security.PasswordPolicy(20)).run(now);
+    assertThat(twenty.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(twenty.evidence())
+        .containsEntry("minimumLength", "20")
+        .containsEntry("accepts 20 characters of every kind", "true");
+  }
 }
