@@ -55,6 +55,13 @@ class ComplianceIT {
       for (String id : chainRules) {
         assertThat(rule(report, id).getString("status")).as(id).isEqualTo("NotAFinding");
       }
+      // The demo's banner is the generic default, not the DoD notice: Open, saying what to set.
+      JsonObject banner = rule(report, "APSC-DV-000550");
+      assertThat(banner.getString("status")).isEqualTo("Open");
+      assertThat(banner.getString("findingDetails"))
+          .contains("not the Standard Mandatory DoD Notice", "setting: io.bulwark.web banner");
+      assertThat(report.getJsonObject("openByCategory").getInteger(banner.getString("category")))
+          .isPositive();
       // Rules without a live check keep their disposition's status and say why.
       JsonObject soap = rule(report, "APSC-DV-000200");
       assertThat(soap.getString("status")).isEqualTo("Not_Applicable");
