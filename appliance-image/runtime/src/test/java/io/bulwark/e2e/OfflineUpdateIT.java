@@ -498,23 +498,33 @@ class OfflineUpdateIT {
   // ------------------------------------------------------------------ the appliance's answers
 
   static JsonObject status(RunningAppliance b) throws Exception {
-    HttpResponse<String> r = b.get("/api/v1/updates");
+    return new JsonObject(answered(b, "/api/v1/updates"));
+  }
+
+  /** GETs {@code path}, which must be answered 200, asking again for 30 s while it is 503. */
+  private static String answered(RunningAppliance b, String path) throws Exception {
+    HttpResponse<String> r = b.get(path);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (r.statusCode() == 503 && System.nanoTime() < deadline) {
+      // the updates routes away for a moment: their component restarts when a configuration it
+      // reads (the web's, the start-up check's) is delivered again just after the start
+      Thread.sleep(200);
+      r = b.get(path);
+    }
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return new JsonObject(r.body());
+    return r.body();
   }
 
   static List<JsonObject> history(RunningAppliance b) throws Exception {
-    HttpResponse<String> r = b.get("/api/v1/updates/history");
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     List<JsonObject> out = new ArrayList<>();
-    new JsonObject(r.body()).getJsonArray("updates").forEach(e -> out.add((JsonObject) e));
+    new JsonObject(answered(b, "/api/v1/updates/history"))
+        .getJsonArray("updates")
+        .forEach(e -> out.add((JsonObject) e));
     return out;
   }
 
   static JsonObject plugins(RunningAppliance b) throws Exception {
-    HttpResponse<String> r = b.get("/api/v1/updates/plugins");
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return new JsonObject(r.body());
+    return new JsonObject(answered(b, "/api/v1/updates/plugins"));
   }
 
   /** The plugin {@code bsn} in the list {@code which} ("running" or "offered"). */

@@ -147,6 +147,18 @@ final class RunningAppliance implements AutoCloseable {
     if (r.statusCode() == 503) {
       return false;
     }
+    if (r.statusCode() == 429) {
+      // the login gate's limit, met by the retries while the login answered 503: wait as told
+      long seconds =
+          r.headers()
+              .firstValue("Retry-After")
+              .map(String::strip)
+              .filter(v -> v.matches("[0-9]{1,3}"))
+              .map(Long::parseLong)
+              .orElse(1L);
+      Thread.sleep(Math.min(seconds, 5) * 1000L);
+      return false;
+    }
     if (r.statusCode() != 201) {
       throw new AssertionError("login as admin failed: " + r.statusCode() + " " + r.body());
     }
