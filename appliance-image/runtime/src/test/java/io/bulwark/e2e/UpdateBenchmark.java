@@ -147,23 +147,37 @@ public final class UpdateBenchmark {
       AtomicInteger answered = new AtomicInteger();
       AtomicInteger failed = new AtomicInteger();
       AtomicLong longest = new AtomicLong();
+      AtomicLong longestSilence = new AtomicLong();
+      // what the refused requests were answered: a status and its problem title, or the exception
+      Map<String, Integer> refusals = new java.util.concurrent.ConcurrentSkipListMap<>();
       Thread probe =
           new Thread(
               () -> {
                 long last = System.nanoTime();
+                long lastAnswer = last;
                 while (running.get()) {
                   try {
                     HttpResponse<String> r = bulwark.get("/api/v1/health");
+                    long now = System.nanoTime();
+                    longestSilence.accumulateAndGet(now - lastAnswer, Math::max);
+                    lastAnswer = now;
                     if (r.statusCode() == 200) {
                       answered.incrementAndGet();
-                      long now = System.nanoTime();
                       longest.accumulateAndGet(now - last, Math::max);
                       last = now;
                     } else {
                       failed.incrementAndGet();
+                      String title = "";
+                      try {
+                        title = new JsonObject(r.body()).getString("detail", "");
+                      } catch (RuntimeException notJson) {
+                        // the status says it
+                      }
+                      refusals.merge(r.statusCode() + " " + title, 1, Integer::sum);
                     }
                   } catch (Exception e) {
                     failed.incrementAndGet();
+                    refusals.merge(e.getClass().getSimpleName(), 1, Integer::sum);
                   }
                   try {
                     Thread.sleep(20);
@@ -181,13 +195,16 @@ public final class UpdateBenchmark {
       running.set(false);
       probe.join();
       System.out.printf(
-          "install: %s in %.2f s, timings %s; admin plane: %d answered, %d refused, longest gap %.2f s%n",
+          "install: %s in %.2f s, timings %s; admin plane: %d answered, %d refused, longest gap"
+              + " between answers 200 %.2f s, between any answers %.2f s; refused as %s%n",
           done.getString("outcome"),
           wall,
           done.getJsonObject("timings"),
           answered.get(),
           failed.get(),
-          longest.get() / 1e9);
+          longest.get() / 1e9,
+          longestSilence.get() / 1e9,
+          refusals);
       if (!"installed".equals(done.getString("outcome"))) {
         System.out.println("  reason: " + done.getString("reason"));
       }
