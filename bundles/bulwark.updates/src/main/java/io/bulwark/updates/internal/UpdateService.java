@@ -871,10 +871,16 @@ public final class UpdateService {
     Map<String, String> out = new TreeMap<>();
     Set<String> core = coreProviders();
     Set<String> wired = wiredToSelf();
+    Map<String, Bundle> bundles = swapper.running();
     for (String bsn : current.bundles().keySet()) {
-      Set<String> closure = refreshClosure(Set.of(bsn));
-      closure.remove(bsn);
-      Bundle running = swapper.running().get(bsn);
+      Bundle running = bundles.get(bsn);
+      // what else a removal would refresh: walked only for the plugins
+      Set<String> closure =
+          running == null || pluginKind(running) == null
+              ? Set.of()
+              : refreshClosure(Set.of(bsn)).stream()
+                  .filter(b -> !b.equals(bsn))
+                  .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
       if (bsn.equals(SELF)) {
         out.put(bsn, "it is the updater itself");
       } else if (running == null || pluginKind(running) == null) {
@@ -1211,14 +1217,7 @@ public final class UpdateService {
           e.getKey(),
           new BundleSet.Member(
               r.version().toString(),
-              BundleSet.REPO
-                  + "bundles/"
-                  + e.getKey()
-                  + "-"
-                  + r.version()
-                  + "-"
-                  + sha.substring(0, 16)
-                  + ".jar"));
+              BundleSet.REPO + repositoryPath(e.getKey(), r.version(), sha)));
     }
     return new BundleSet(version, m);
   }
@@ -1235,6 +1234,11 @@ public final class UpdateService {
     return HexFormat.of().formatHex(d.digest());
   }
 
+  /** Where the offline repository keeps a bundle: {@code bundles/BSN-VERSION-SHA384PREFIX.jar}. */
+  private static String repositoryPath(String bsn, Version version, String sha384) {
+    return "bundles/" + bsn + "-" + version + "-" + sha384.substring(0, 16) + ".jar";
+  }
+
   /** Puts plugins the set does not run into the offline repository, where they are offered. */
   private void offer(Map<String, Path> plugins) throws IOException, GeneralSecurityException {
     if (plugins.isEmpty()) {
@@ -1243,9 +1247,7 @@ public final class UpdateService {
     for (var e : plugins.entrySet()) {
       BundleResource r = BundleResource.read(e.getValue());
       String sha = PackageWriter.sha384(e.getValue());
-      Path target =
-          repository.resolve(
-              "bundles/" + e.getKey() + "-" + r.version() + "-" + sha.substring(0, 16) + ".jar");
+      Path target = repository.resolve(repositoryPath(e.getKey(), r.version(), sha));
       if (!Files.exists(target)) {
         AtomicFile.createFolder(target.getParent());
         AtomicFile.write(target, Files.readAllBytes(e.getValue()));
