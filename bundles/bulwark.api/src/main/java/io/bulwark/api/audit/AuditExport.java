@@ -33,6 +33,17 @@ public interface AuditExport {
   Path exportTo(ExportFormat format, Path folder);
 
   /**
+   * Signs a document another bundle hands an auditor (a compliance checklist, say) with the same
+   * key as the log's exports: {@code SHA384withECDSA} over exactly {@code document}, DER, checked
+   * with {@link #publicKeyPem()} as {@code openssl dgst -sha384 -verify key.pem -signature f.sig f}
+   * does. Blocks on the secret store the first time.
+   *
+   * @throws AuditUnavailableException if the signing key is unavailable
+   * @since 1.2
+   */
+  byte[] sign(byte[] document);
+
+  /**
    * Returns the public key that checks export signatures, as PEM ({@code -----BEGIN PUBLIC
    * KEY-----}); the key pair is made on first use.
    *

@@ -3,7 +3,7 @@
  * search it and how to check that nothing was altered, removed or reordered.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.bulwark.api.audit;
 
 import org.osgi.annotation.bundle.Export;

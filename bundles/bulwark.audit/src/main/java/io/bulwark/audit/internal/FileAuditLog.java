@@ -238,6 +238,19 @@ public final class FileAuditLog implements AuditLog, AuditExport, SubsystemCheck
   }
 
   @Override
+  public byte[] sign(byte[] document) {
+    Objects.requireNonNull(document, "document");
+    java.security.Signature signature = FipsCrypto.signature();
+    try {
+      signature.initSign(signingKeys().getPrivate(), FipsCrypto.drbg());
+      signature.update(document);
+      return signature.sign();
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("cannot sign the document: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
   public String publicKeyPem() {
     return PublicKeyPem.encode(signingKeys().getPublic());
   }

@@ -75,6 +75,22 @@ class ExportTest {
   }
 
   @Test
+  void aDocumentIsSignedWithTheExportKeyOverExactlyItsBytes() throws Exception {
+    try (FileAuditLog log = open(folder, secrets)) {
+      byte[] document = "<CHECKLIST/>".getBytes(StandardCharsets.UTF_8);
+      byte[] signature = log.sign(document);
+      Signature verifier = FipsCrypto.signature();
+      verifier.initVerify(PublicKeyPem.decode(log.publicKeyPem()));
+      verifier.update(document);
+      assertThat(verifier.verify(signature)).isTrue();
+      document[1] ^= 1;
+      verifier.initVerify(PublicKeyPem.decode(log.publicKeyPem()));
+      verifier.update(document);
+      assertThat(verifier.verify(signature)).isFalse();
+    }
+  }
+
+  @Test
   void signingKeyIsMadeOnceAndKeptInTheSecretStore() throws Exception {
     String pem;
     try (FileAuditLog log = open(folder, secrets)) {

@@ -108,6 +108,11 @@ final class FakeAdministration {
     }
 
     @Override
+    public byte[] sign(byte[] document) {
+      return SIGNATURE.clone();
+    }
+
+    @Override
     public String publicKeyPem() {
       return "-----BEGIN PUBLIC KEY-----\nTEST\n-----END PUBLIC KEY-----\n";
     }
