@@ -82,6 +82,7 @@ public final class WebServer implements Contributions.Listener {
   private final ListenerGuard guard;
   private final long refusalTimer;
   private final String url;
+  private final String bindAddress;
 
   /**
    * Starts listening.
@@ -157,6 +158,7 @@ public final class WebServer implements Contributions.Listener {
       throw e;
     }
     this.url = listener.url(server.actualPort());
+    this.bindAddress = listener.bindAddress();
     ConnectionOptions limits = listener.limits();
     this.guard =
         inbound == null
@@ -264,6 +266,18 @@ public final class WebServer implements Contributions.Listener {
   /** Returns the TCP port actually bound (useful when configured with port 0). */
   public int port() {
     return server.actualPort();
+  }
+
+  /**
+   * Returns the address a process on this machine reaches the listener at: the bound address, or
+   * the loopback when it is bound to every address.
+   */
+  String localAddress() {
+    return switch (bindAddress) {
+      case "0.0.0.0" -> "127.0.0.1";
+      case "::", "0:0:0:0:0:0:0:0" -> "::1";
+      default -> bindAddress;
+    };
   }
 
   /** Returns the URL the log gave for the UI. */
