@@ -200,7 +200,19 @@ final class RunningAppliance implements AutoCloseable {
 
   HttpResponse<String> send(String method, String url, String json)
       throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+    return send(method, url, json, Duration.ofSeconds(5));
+  }
+
+  /**
+   * Sends a request as the logged-in admin (to the admin plane when {@code url} is a path or an
+   * https URL, else to the simulator), waiting at most {@code timeout} for the answer.
+   */
+  HttpResponse<String> send(String method, String url, String json, Duration timeout)
+      throws IOException, InterruptedException {
+    if (url.startsWith("/")) {
+      url = baseUrl() + url;
+    }
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout);
     if (url.startsWith("https:")) {
       authenticated(b);
     }
@@ -211,6 +223,25 @@ final class RunningAppliance implements AutoCloseable {
                 .method(method, HttpRequest.BodyPublishers.ofString(json));
     return (url.startsWith("https:") ? http : simHttp)
         .send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Sends a request to an admin-plane path with only the headers given (name, value, …): as another
+   * user's session or token, or as nobody.
+   */
+  HttpResponse<String> request(String method, String path, String json, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(30));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    b =
+        json == null
+            ? b.method(method, HttpRequest.BodyPublishers.noBody())
+            : b.header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** POSTs a file's bytes to an API path, with extra headers (name, value, …), as an upload. */

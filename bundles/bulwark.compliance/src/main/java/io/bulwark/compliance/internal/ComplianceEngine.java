@@ -47,7 +47,10 @@ public final class ComplianceEngine {
       String comments,
       Instant ranAt) {}
 
-  private final RequirementMap map;
+  /** One benchmark's rules with their status. */
+  record Benchmark(RequirementMap map, List<RuleStatus> rules) {}
+
+  private final List<RequirementMap> maps;
   private final Clock clock;
   private final Map<String, ComplianceCheck> checks = new ConcurrentHashMap<>();
   private final Map<String, CheckResult> results = new ConcurrentHashMap<>();
@@ -56,11 +59,24 @@ public final class ComplianceEngine {
 
   @Activate
   public ComplianceEngine() throws IOException {
-    this(RequirementMap.load(), Clock.systemUTC(), true);
+    this(
+        List.of(
+            RequirementMap.load(RequirementMap.RESOURCE),
+            RequirementMap.load(RequirementMap.OS_RESOURCE)),
+        Clock.systemUTC(),
+        true);
   }
 
-  ComplianceEngine(RequirementMap map, Clock clock, boolean scheduled) {
-    this.map = map;
+  /**
+   * Makes an engine for {@code maps}, the application's first.
+   *
+   * @param scheduled whether the checks run by themselves (else only on {@link #runAll()})
+   */
+  ComplianceEngine(List<RequirementMap> maps, Clock clock, boolean scheduled) {
+    if (maps.isEmpty()) {
+      throw new IllegalArgumentException("no requirement map");
+    }
+    this.maps = List.copyOf(maps);
     this.clock = clock;
     this.runner =
         Executors.newCachedThreadPool(
@@ -100,8 +116,18 @@ public final class ComplianceEngine {
     results.remove(check.id());
   }
 
+  /** Returns the application's map (the first). */
   RequirementMap map() {
-    return map;
+    return maps.get(0);
+  }
+
+  /** Returns every map with its rules' status, the application's first. */
+  List<Benchmark> benchmarks() {
+    List<Benchmark> out = new ArrayList<>(maps.size());
+    for (RequirementMap m : maps) {
+      out.add(new Benchmark(m, rules(m)));
+    }
+    return out;
   }
 
   /** Returns the checks running now, by id. */
@@ -148,8 +174,12 @@ public final class ComplianceEngine {
     }
   }
 
-  /** Every rule of the map with its status, in the map's order. */
+  /** Every rule of the application's map with its status, in the map's order. */
   List<RuleStatus> rules() {
+    return rules(map());
+  }
+
+  private List<RuleStatus> rules(RequirementMap map) {
     List<RuleStatus> out = new ArrayList<>(map.rules().size());
     for (RequirementMap.Rule r : map.rules()) {
       out.add(status(r));
@@ -166,6 +196,14 @@ public final class ComplianceEngine {
           new RuleStatus(r, CheckStatus.NOT_APPLICABLE, "Not applicable: " + r.text(), "", null);
       case MANUAL ->
           new RuleStatus(r, CheckStatus.NOT_REVIEWED, "", "For the assessor: " + r.text(), null);
+      case IMAGE ->
+          new RuleStatus(
+              r,
+              CheckStatus.NOT_REVIEWED,
+              "Not reviewed: the checks that run against the appliance image's root are not built"
+                  + " yet.",
+              r.text(),
+              null);
       case AUTOMATED -> automated(r);
     };
   }

@@ -20,11 +20,15 @@ import java.util.regex.Pattern;
  * @param rules the rules, in the map's order
  */
 record RequirementMap(Stig stig, List<Rule> rules) {
-  /** Where the bundle keeps the map. */
+  /** Where the bundle keeps the application's map (the ASD STIG). */
   static final String RESOURCE = "/stig/asd-stig.json";
+
+  /** Where the bundle keeps the appliance image's OS map (the GPOS SRG, Ubuntu 22.04's rules). */
+  static final String OS_RESOURCE = "/stig/os-srg.json";
 
   private static final Pattern GROUP = Pattern.compile("V-[0-9]{4,7}");
   private static final Pattern RULE = Pattern.compile("SV-[0-9]{4,7}r[0-9]+_rule");
+  private static final Pattern CCI = Pattern.compile("CCI-[0-9]{6}");
   private static final Pattern CHECK = Pattern.compile("[a-z][a-z0-9-]{1,63}");
 
   /** The benchmark. */
@@ -35,14 +39,17 @@ record RequirementMap(Stig stig, List<Rule> rules) {
     AUTOMATED,
     BY_DESIGN,
     NOT_APPLICABLE,
-    MANUAL
+    MANUAL,
+    /** An OS rule checked against the appliance image's root; Not Reviewed until those checks. */
+    IMAGE
   }
 
   /**
    * One rule.
    *
    * @param text for {@code automated} and {@code by-design} how Bulwark meets it, for {@code
-   *     not-applicable} why it does not apply, for {@code manual} the question a person answers
+   *     not-applicable} why it does not apply, for {@code manual} the question a person answers,
+   *     for {@code image} what the image check reads and the question to answer until it runs
    * @param check the check's id for an automated rule, else empty
    */
   record Rule(
@@ -74,11 +81,16 @@ record RequirementMap(Stig stig, List<Rule> rules) {
     rules = List.copyOf(rules);
   }
 
-  /** Reads the map the bundle carries. */
+  /** Reads the application's map the bundle carries. */
   static RequirementMap load() throws IOException {
-    try (InputStream in = RequirementMap.class.getResourceAsStream(RESOURCE)) {
+    return load(RESOURCE);
+  }
+
+  /** Reads a map the bundle carries. */
+  static RequirementMap load(String resource) throws IOException {
+    try (InputStream in = RequirementMap.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IOException("the bundle carries no " + RESOURCE);
+        throw new IOException("the bundle carries no " + resource);
       }
       return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
@@ -139,7 +151,7 @@ record RequirementMap(Stig stig, List<Rule> rules) {
         switch (d) {
           case AUTOMATED, BY_DESIGN -> "how";
           case NOT_APPLICABLE -> "why";
-          case MANUAL -> "question";
+          case MANUAL, IMAGE -> "question";
         };
     String text = r.getString(field, "");
     if (text.isBlank()) {
@@ -149,8 +161,17 @@ record RequirementMap(Stig stig, List<Rule> rules) {
     if (d == Disposition.AUTOMATED && !CHECK.matcher(check).matches()) {
       throw new IllegalArgumentException(where + " is automated without a check id");
     }
+    if (d == Disposition.IMAGE) {
+      if (check.isBlank()) {
+        throw new IllegalArgumentException(where + " is image without the 'check' it reads");
+      }
+      text = "Image check (to be run against the image root): " + check + " Until it runs: " + text;
+    }
     List<String> ccis = new ArrayList<>();
     r.getJsonArray("ccis", new JsonArray()).forEach(c -> ccis.add(String.valueOf(c)));
+    if (ccis.isEmpty() || !ccis.stream().allMatch(c -> CCI.matcher(c).matches())) {
+      throw new IllegalArgumentException(where + " has no CCI, or a malformed one: " + ccis);
+    }
     return new Rule(
         group,
         ruleId,

@@ -86,7 +86,8 @@ class ComplianceEngineTest {
 
   @Test
   void eachRuleGetsItsStatusFromItsCheckOrItsDisposition() throws Exception {
-    ComplianceEngine engine = new ComplianceEngine(RequirementMap.load(), clock, false);
+    ComplianceEngine engine =
+        new ComplianceEngine(java.util.List.of(RequirementMap.load()), clock, false);
     try {
       engine.bindCheck(
           check(
