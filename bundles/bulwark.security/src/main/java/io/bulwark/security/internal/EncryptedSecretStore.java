@@ -39,7 +39,7 @@ import org.osgi.service.metatype.annotations.Designate;
  * loud warning at each start. Secret values never reach the log or an exception message.
  */
 @Component(
-    service = SecretStore.class,
+    service = {SecretStore.class, EncryptedSecretStore.class},
     immediate = true,
     configurationPid = EncryptedSecretStore.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE)
@@ -59,6 +59,8 @@ public final class EncryptedSecretStore implements SecretStore {
   private final SecureRandom random;
   private final DataEncryptionKey key;
   private final SecretAccessTrail trail;
+  private final String sealedBy;
+  private final boolean developmentMode;
 
   /**
    * Opens the store, creating its folder and key on first start.
@@ -87,6 +89,7 @@ public final class EncryptedSecretStore implements SecretStore {
       CryptoModule crypto, KeySealer sealer, SecretStoreOptions options, BundleContext context) {
     this.trail = new SecretAccessTrail(context);
     this.folder = options.folder();
+    this.developmentMode = options.developmentMode();
     this.random = crypto.random();
     this.key =
         DataEncryptionKey.open(
@@ -103,6 +106,7 @@ public final class EncryptedSecretStore implements SecretStore {
       throw new IllegalStateException(
           "cannot prepare the secret store folder " + folder + ": " + e, e);
     }
+    this.sealedBy = key.sealed() ? sealer.description() : "";
     if (key.sealed()) {
       LOG.log(
           Level.INFO,
@@ -118,6 +122,26 @@ public final class EncryptedSecretStore implements SecretStore {
           folder,
           folder.resolve(DataEncryptionKey.DEVELOPMENT_FILE));
     }
+  }
+
+  /**
+   * How the store keeps its key, for the compliance check.
+   *
+   * @param sealedBy the sealer's description, or empty when the key is not sealed
+   * @param clearKeyFile whether a clear copy of the key is on disk
+   * @param secrets how many secrets the store holds
+   */
+  record Posture(
+      Path folder, String sealedBy, boolean clearKeyFile, boolean developmentMode, long secrets) {}
+
+  /** Returns how the store keeps its key now. */
+  Posture posture() {
+    return new Posture(
+        folder,
+        sealedBy,
+        Files.exists(folder.resolve(DataEncryptionKey.DEVELOPMENT_FILE)),
+        developmentMode,
+        DataEncryptionKey.countFiles(folder, SECRET_SUFFIX));
   }
 
   /**

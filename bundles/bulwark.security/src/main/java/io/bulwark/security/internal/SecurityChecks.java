@@ -327,4 +327,125 @@ public final class SecurityChecks {
           : CheckResult.open(ID, String.join("; ", wrong), evidence, now);
     }
   }
+
+  /**
+   * {@code secrets-sealed}: the secret store's data-encryption key is sealed to the TPM, no clear
+   * copy of it is on disk, and the store is not in development mode.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class SecretsSealed implements ComplianceCheck {
+    static final String ID = "secrets-sealed";
+    private final EncryptedSecretStore store;
+
+    @Activate
+    public SecretsSealed(@Reference EncryptedSecretStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "Secrets are encrypted under a key sealed to the TPM, with no clear copy on disk";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      EncryptedSecretStore.Posture p = store.posture();
+      Map<String, String> evidence =
+          Map.of(
+              "folder",
+              p.folder().toString(),
+              "sealedBy",
+              p.sealedBy().isEmpty() ? "nothing" : p.sealedBy(),
+              "clearKeyFile",
+              p.clearKeyFile()
+                  ? p.folder().resolve(DataEncryptionKey.DEVELOPMENT_FILE) + " present"
+                  : "absent",
+              "developmentMode",
+              Boolean.toString(p.developmentMode()),
+              "secrets",
+              Long.toString(p.secrets()),
+              "cipher",
+              "AES-256-GCM (FIPS module), one envelope per secret");
+      List<String> wrong = new java.util.ArrayList<>();
+      if (p.sealedBy().isEmpty()) {
+        wrong.add("the data-encryption key is not sealed to a TPM");
+      }
+      if (p.clearKeyFile()) {
+        wrong.add("a clear copy of the data-encryption key is on disk");
+      }
+      if (p.developmentMode()) {
+        wrong.add(
+            "the secret store runs in development mode (set developmentMode=false of "
+                + EncryptedSecretStore.PID
+                + " and start the TPM bundle)");
+      }
+      return wrong.isEmpty()
+          ? CheckResult.met(
+              ID,
+              p.secrets() + " secrets are encrypted under a key sealed by " + p.sealedBy(),
+              evidence,
+              now)
+          : CheckResult.open(ID, String.join("; ", wrong), evidence, now);
+    }
+  }
+
+  /**
+   * {@code default-password-changed}: no account still holds an initial password (one that must be
+   * changed at the next login: the generated first administrator's, or one an admin set).
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class InitialPasswordsChanged implements ComplianceCheck {
+    static final String ID = "default-password-changed";
+    private final io.bulwark.api.security.UserRepository users;
+
+    @Activate
+    public InitialPasswordsChanged(@Reference io.bulwark.api.security.UserRepository users) {
+      this.users = users;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "No account still holds an initial password";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      List<io.bulwark.api.security.UserAccount> all = users.users();
+      List<String> initial =
+          all.stream()
+              .filter(u -> u.mustChangePassword() && !u.disabled())
+              .map(u -> u.name() + " (set " + u.passwordChangedAt() + ")")
+              .sorted()
+              .toList();
+      Map<String, String> evidence =
+          Map.of(
+              "accounts",
+              Integer.toString(all.size()),
+              "stillInitial",
+              initial.isEmpty() ? "none" : String.join(", ", initial),
+              "fixedDefaultPassword",
+              "none: the first administrator's comes from the installer or is generated once");
+      return initial.isEmpty()
+          ? CheckResult.met(
+              ID, "all " + all.size() + " accounts have passwords their users chose", evidence, now)
+          : CheckResult.open(
+              ID,
+              initial.size()
+                  + " accounts still hold the initial password they were given: "
+                  + String.join(", ", initial)
+                  + "; log in as each and change it, or delete the account",
+              evidence,
+              now);
+    }
+  }
 }

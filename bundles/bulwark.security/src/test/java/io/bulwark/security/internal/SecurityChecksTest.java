@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The security bundle's compliance checks: each verdict, and the evidence it rests on. */
 class SecurityChecksTest {
@@ -140,5 +141,66 @@ class SecurityChecksTest {
     assertThat(twenty.evidence())
         .containsEntry("minimumLength", "20")
         .containsEntry("accepts 20 characters of every kind", "true");
+  }
+
+  @TempDir java.nio.file.Path folder;
+
+  @Test
+  void secretsInDevelopmentModeAreOpenAndSealedToTheTpmAreMet() {
+    EncryptedSecretStore development =
+        new EncryptedSecretStore(
+            Fips.module(), null, new SecretStoreOptions(folder.resolve("dev"), true));
+    development.put("bmc/node-1", "s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    CheckResult open = new SecurityChecks.SecretsSealed(development).run(now);
+    assertThat(open.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(open.summary())
+        .contains(
+            "not sealed to a TPM", "a clear copy", "development mode (set developmentMode=false");
+    assertThat(open.evidence()).containsEntry("sealedBy", "nothing").containsEntry("secrets", "1");
+
+    EncryptedSecretStore sealed =
+        new EncryptedSecretStore(
+            Fips.module(),
+            new XorKeySealer(),
+            new SecretStoreOptions(folder.resolve("tpm"), false));
+    sealed.put("bmc/node-1", "s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    CheckResult met = new SecurityChecks.SecretsSealed(sealed).run(now);
+    assertThat(met.status()).as(met.summary()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(met.evidence())
+        .containsEntry("clearKeyFile", "absent")
+        .containsEntry("developmentMode", "false");
+    assertThat(met.evidence().get("sealedBy")).contains("XOR test double");
+  }
+
+  @Test
+  void anAccountStillOnItsInitialPasswordIsOpenNamingIt() {
+    InMemoryUsers users = new InMemoryUsers();
+    Instant set = Instant.parse("2026-12-01T00:00:00Z");
+    users.save(
+        new io.bulwark.api.security.UserAccount(
+            "admin",
+            io.bulwark.api.security.Role.ADMIN,
+            "hash",
+            false,
+            set,
+            List.of(),
+            null,
+            false));
+    CheckResult met = new SecurityChecks.InitialPasswordsChanged(users).run(now);
+    assertThat(met.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+    assertThat(met.evidence()).containsEntry("stillInitial", "none");
+    users.save(
+        new io.bulwark.api.security.UserAccount(
+            "assessor",
+            io.bulwark.api.security.Role.AUDITOR,
+            "hash",
+            true,
+            set,
+            List.of(),
+            null,
+            false));
+    CheckResult open = new SecurityChecks.InitialPasswordsChanged(users).run(now);
+    assertThat(open.status()).isEqualTo(CheckStatus.OPEN);
+    assertThat(open.summary()).contains("assessor (set 2026-12-01T00:00:00Z)", "change it");
   }
 }
