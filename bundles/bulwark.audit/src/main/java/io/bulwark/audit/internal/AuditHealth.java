@@ -36,6 +36,7 @@ final class AuditHealth {
     Map<String, Double> m = new LinkedHashMap<>();
     m.put("bulwark_audit_quota_bytes", (double) options.maxBytes());
     m.put("bulwark_audit_reserve_bytes", (double) options.reserveBytes());
+    m.put("bulwark_audit_warn_ratio", options.warnPercent() / 100.0);
     SubsystemState next;
     String summary;
     String action;

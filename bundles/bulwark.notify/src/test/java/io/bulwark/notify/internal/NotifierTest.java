@@ -403,6 +403,61 @@ class NotifierTest {
     assertFalse(r.matches(withSeverity(xid, Severity.INFO), Map.of("rack", "a1")));
   }
 
+  @Test
+  void alertPathChecksAreOpenUntilAChannelThatCarriesTheFindingHasDelivered() throws Exception {
+    java.util.function.DoubleFunction<io.bulwark.api.system.SubsystemCheck> audit =
+        warn ->
+            () ->
+                new io.bulwark.api.system.SubsystemStatus(
+                    "audit",
+                    SubsystemState.UP,
+                    "the audit log is healthy",
+                    "",
+                    Instant.EPOCH,
+                    Map.of("bulwark_audit_warn_ratio", warn, "bulwark_audit_used_ratio", 0.01));
+    Instant now = Instant.parse("2026-12-04T12:00:00Z");
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      Notifier n = notifier(store, 100);
+      try {
+        n.bindType(recorder);
+        List<io.bulwark.api.system.SubsystemCheck> subsystems = List.of(audit.apply(0.75));
+        var none = AlertPathChecks.run(AlertPathChecks.AUDIT_FAILURE, n, subsystems, now);
+        assertEquals(io.bulwark.api.compliance.CheckStatus.OPEN, none.status());
+        assertTrue(none.summary().contains("no enabled alert channel"), none.summary());
+        assertEquals("none", none.evidence().get("channelsThatDeliver"));
+
+        n.save(channel("isso-pager", Severity.CRITICAL), null);
+        var silent = AlertPathChecks.run(AlertPathChecks.AUDIT_FAILURE, n, subsystems, now);
+        assertEquals(io.bulwark.api.compliance.CheckStatus.OPEN, silent.status());
+        assertTrue(
+            silent.evidence().get("channelsNotYetDelivering").contains("isso-pager"),
+            silent.evidence().toString());
+
+        tell(n, finding("x", Severity.CRITICAL));
+        await(() -> recorder.delivered.size() == 1);
+        var met = AlertPathChecks.run(AlertPathChecks.AUDIT_FAILURE, n, subsystems, now);
+        assertEquals(
+            io.bulwark.api.compliance.CheckStatus.NOT_A_FINDING, met.status(), met.summary());
+        assertTrue(met.evidence().get("channelsThatDeliver").startsWith("isso-pager (recorder)"));
+        // The channel carries critical findings only: the 75% warning does not reach it.
+        var warning = AlertPathChecks.run(AlertPathChecks.AUDIT_STORAGE, n, subsystems, now);
+        assertEquals(io.bulwark.api.compliance.CheckStatus.OPEN, warning.status());
+        assertEquals("75", warning.evidence().get("auditWarnPercent"));
+
+        n.save(channel("isso-pager", Severity.WARNING), null);
+        assertEquals(
+            io.bulwark.api.compliance.CheckStatus.NOT_A_FINDING,
+            AlertPathChecks.run(AlertPathChecks.AUDIT_STORAGE, n, subsystems, now).status());
+        var late =
+            AlertPathChecks.run(AlertPathChecks.AUDIT_STORAGE, n, List.of(audit.apply(0.9)), now);
+        assertEquals(io.bulwark.api.compliance.CheckStatus.OPEN, late.status());
+        assertTrue(late.summary().contains("warns at 90% of its quota"), late.summary());
+      } finally {
+        n.deactivate();
+      }
+    }
+  }
+
   // ---- fixtures ----
 
   private void tell(Notifier n, Finding f) {
