@@ -87,4 +87,32 @@ class AuditRecordChecksTest {
   private static AuditEvent ev(String action, AuditOutcome outcome) {
     return new AuditEvent("admin", "10.0.0.1", action, "x", outcome, Map.of());
   }
+
+  @Test
+  void settingsRecordedSinceThisStartAreMetAndAnOlderRecordIsOpen() throws Exception {
+    try (FileAuditLog log = open(folder, secrets)) {
+      Instant start = Instant.now().minusSeconds(5);
+      assertThat(new AuditRecordChecks.AtStartup(log, start).run(now).status())
+          .isEqualTo(CheckStatus.OPEN);
+      log.append(ev(SettingChanges.IN_EFFECT, AuditOutcome.SUCCESS));
+      CheckResult met = new AuditRecordChecks.AtStartup(log, start).run(now);
+      assertThat(met.status()).as(met.summary()).isEqualTo(CheckStatus.NOT_A_FINDING);
+      assertThat(met.evidence().get("settingsRecorded")).startsWith("#1 ");
+      CheckResult stale =
+          new AuditRecordChecks.AtStartup(log, Instant.now().plusSeconds(60)).run(now);
+      assertThat(stale.status()).isEqualTo(CheckStatus.OPEN);
+    }
+  }
+
+  @Test
+  void aSearchOfTheLastDaysLoginsFindsThem() throws Exception {
+    try (FileAuditLog log = open(folder, secrets)) {
+      log.append(ev("session.login", AuditOutcome.SUCCESS));
+      log.append(ev("user.create", AuditOutcome.SUCCESS));
+      log.append(ev("session.login", AuditOutcome.FAILURE));
+      CheckResult r = new AuditRecordChecks.Search(log).run(Instant.now());
+      assertThat(r.status()).isEqualTo(CheckStatus.NOT_A_FINDING);
+      assertThat(r.evidence()).containsEntry("recordsFound", "2");
+    }
+  }
 }

@@ -1426,4 +1426,18 @@ public final class UpdateService {
   private static long ms(long since) {
     return (System.nanoTime() - since) / 1_000_000;
   }
+
+  /** Returns the folders of the trusted update keys. */
+  List<Path> keyFolders() {
+    return keyFolders;
+  }
+
+  /**
+   * Returns the ids of the update keys revoked so far.
+   *
+   * @throws IOException if the record of revocations cannot be read
+   */
+  java.util.Set<String> revokedKeys() throws IOException {
+    return state.revoked();
+  }
 }
