@@ -323,4 +323,200 @@ final class AdminPlaneChecks {
           .replaceAll(":[^/]+", "compliance-probe");
     }
   }
+
+  /**
+   * {@code certificate-validity}: the certificate the admin plane serves is within its dates, has a
+   * strong key, and is not the self-signed one the appliance made itself; whether its issuer is a
+   * DoD-approved CA is for the assessor (the chain is the evidence), so an imported, valid chain is
+   * Not Reviewed with that question.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class CertificateValidity implements ComplianceCheck {
+    static final String ID = "certificate-validity";
+    private final AdminTls tls;
+
+    @Activate
+    public CertificateValidity(@Reference AdminTls tls) {
+      this.tls = tls;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "The admin plane's certificate is valid and issued by the site's (DoD-approved) CA";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      List<X509Certificate> chain = tls.certificateChain();
+      X509Certificate leaf = chain.get(0);
+      Map<String, String> evidence = new LinkedHashMap<>();
+      for (int i = 0; i < chain.size(); i++) {
+        X509Certificate c = chain.get(i);
+        evidence.put(
+            "chain[" + i + "]",
+            c.getSubjectX500Principal().getName()
+                + " issued by "
+                + c.getIssuerX500Principal().getName()
+                + ", valid "
+                + c.getNotBefore().toInstant()
+                + " to "
+                + c.getNotAfter().toInstant()
+                + ", "
+                + c.getPublicKey().getAlgorithm()
+                + ", SHA-256 "
+                + CertificateFingerprint.sha256(c));
+      }
+      List<String> faults = new ArrayList<>();
+      for (X509Certificate c : chain) {
+        if (now.isBefore(c.getNotBefore().toInstant())
+            || now.isAfter(c.getNotAfter().toInstant())) {
+          faults.add(c.getSubjectX500Principal().getName() + " is outside its validity dates");
+        }
+      }
+      boolean selfSigned =
+          chain.size() == 1 && leaf.getSubjectX500Principal().equals(leaf.getIssuerX500Principal());
+      if (selfSigned) {
+        faults.add(
+            "the admin plane serves the self-signed certificate the appliance made; import the"
+                + " site's certificate issued by a DoD-approved CA (TLS page)");
+      }
+      if (!faults.isEmpty()) {
+        return CheckResult.open(ID, String.join("; ", faults), evidence, now);
+      }
+      return new CheckResult(
+          ID,
+          io.bulwark.api.compliance.CheckStatus.NOT_REVIEWED,
+          "the chain is within its dates and issued by "
+              + leaf.getIssuerX500Principal().getName()
+              + ": confirm that this CA is DoD-approved",
+          evidence,
+          now);
+    }
+  }
+
+  /**
+   * {@code connection-limits}: the admin listener caps connections overall and per address and
+   * closes those that keep a request waiting, with the limits it runs with now as the evidence.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class ConnectionLimits implements ComplianceCheck {
+    static final String ID = "connection-limits";
+    private final WebServer server;
+
+    @Activate
+    public ConnectionLimits(@Reference WebServer server) {
+      this.server = server;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "The admin plane caps connections and request sizes and times out slow clients";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      ConnectionOptions l = server.limits();
+      Map<String, String> evidence = new LinkedHashMap<>();
+      evidence.put("maxConnections", Integer.toString(l.maxConnections()));
+      evidence.put("maxConnectionsPerAddress", Integer.toString(l.maxPerAddress()));
+      evidence.put("maxRequestBodyBytes", Integer.toString(AdminRouter.MAX_BODY_BYTES));
+      evidence.put(
+          "deadlines",
+          "handshake "
+              + l.handshakeSeconds()
+              + " s, headers "
+              + l.headerSeconds()
+              + " s, body "
+              + l.bodySeconds()
+              + " s, keep-alive "
+              + l.keepAliveSeconds()
+              + " s, idle "
+              + l.idleSeconds()
+              + " s");
+      List<String> faults = new ArrayList<>();
+      if (l.maxPerAddress() >= l.maxConnections()) {
+        faults.add("one address may take every connection");
+      }
+      if (l.headerSeconds() > 60 || l.bodySeconds() > 300 || l.handshakeSeconds() > 60) {
+        faults.add("a slow client may hold a connection for minutes before sending a request");
+      }
+      return faults.isEmpty()
+          ? CheckResult.met(
+              ID,
+              "the listener takes at most "
+                  + l.maxConnections()
+                  + " connections, "
+                  + l.maxPerAddress()
+                  + " per address, and closes slow ones",
+              evidence,
+              now)
+          : CheckResult.open(ID, String.join("; ", faults), evidence, now);
+    }
+  }
+
+  /**
+   * {@code audit-access-control}: in the route table, every audit route (search, verify, export,
+   * the signing key) admits admins and auditors only.
+   */
+  @Component(service = ComplianceCheck.class)
+  public static final class AuditAccess implements ComplianceCheck {
+    static final String ID = "audit-access-control";
+    private final WebServer server;
+
+    @Activate
+    public AuditAccess(@Reference WebServer server) {
+      this.server = server;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String title() {
+      return "Only admins and auditors may read, verify or export the audit log";
+    }
+
+    @Override
+    public CheckResult run(Instant now) {
+      Map<String, String> evidence = new TreeMap<>();
+      List<String> faults = new ArrayList<>();
+      java.util.Set<io.bulwark.api.security.Role> allowed =
+          java.util.EnumSet.of(
+              io.bulwark.api.security.Role.ADMIN, io.bulwark.api.security.Role.AUDITOR);
+      for (AdminRouter.RouteInfo r : server.routeTable()) {
+        if (!r.path().startsWith("/api/v1/audit")) {
+          continue;
+        }
+        String route = r.method() + " " + r.path();
+        evidence.put(
+            route,
+            r.roles().stream().map(x -> x.name().toLowerCase()).sorted().toList().toString());
+        if (r.isPublic() || !allowed.containsAll(r.roles())) {
+          faults.add(route + " admits " + (r.isPublic() ? "anyone" : r.roles()));
+        }
+      }
+      if (evidence.isEmpty()) {
+        return CheckResult.notReviewed(ID, "the route table holds no audit route", now);
+      }
+      return faults.isEmpty()
+          ? CheckResult.met(
+              ID,
+              "the " + evidence.size() + " audit routes admit admins and auditors only",
+              evidence,
+              now)
+          : CheckResult.open(ID, String.join("; ", faults), evidence, now);
+    }
+  }
 }

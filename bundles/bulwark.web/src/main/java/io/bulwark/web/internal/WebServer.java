@@ -83,6 +83,7 @@ public final class WebServer implements Contributions.Listener {
   private final long refusalTimer;
   private final String url;
   private final String bindAddress;
+  private final ConnectionOptions limits;
 
   /**
    * Starts listening.
@@ -159,6 +160,7 @@ public final class WebServer implements Contributions.Listener {
     }
     this.url = listener.url(server.actualPort());
     this.bindAddress = listener.bindAddress();
+    this.limits = listener.limits();
     ConnectionOptions limits = listener.limits();
     this.guard =
         inbound == null
@@ -278,6 +280,11 @@ public final class WebServer implements Contributions.Listener {
       case "::", "0:0:0:0:0:0:0:0" -> "::1";
       default -> bindAddress;
     };
+  }
+
+  /** Returns the limits the listener enforces on its connections. */
+  ConnectionOptions limits() {
+    return limits;
   }
 
   /** Returns the URL the log gave for the UI. */
