@@ -23,31 +23,45 @@ import org.osgi.service.component.annotations.Reference;
 final class AuditRecordChecks {
   private AuditRecordChecks() {}
 
+  /** A check's id and title. */
+  abstract static class Check implements ComplianceCheck {
+    private final String id;
+    private final String title;
+
+    Check(String id, String title) {
+      this.id = id;
+      this.title = title;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public String title() {
+      return title;
+    }
+  }
+
   /**
    * {@code audit-record-fields}: the latest records (up to {@value #SAMPLE}) each carry what the
    * STIG asks a record to establish: a sequence, a UTC time to the second or finer, the actor, the
    * source address, the action (the component and function), the target and the outcome.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class Fields implements ComplianceCheck {
+  public static final class Fields extends Check {
     static final String ID = "audit-record-fields";
     static final int SAMPLE = 500;
     private final AuditLog audit;
 
     @Activate
     public Fields(@Reference AuditLog audit) {
+      super(
+          ID,
+          "Every audit record says when (UTC), who, from where, what, on what and with which"
+              + " outcome");
       this.audit = audit;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "Every audit record says when (UTC), who, from where, what, on what and with which"
-          + " outcome";
     }
 
     @Override
@@ -120,7 +134,7 @@ final class AuditRecordChecks {
    * the check can see it.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class Classes implements ComplianceCheck {
+  public static final class Classes extends Check {
     static final String ID = "audit-event-classes";
 
     /** A class of event: the actions that record it and, if it matters, the outcome. */
@@ -166,17 +180,8 @@ final class AuditRecordChecks {
 
     @Activate
     public Classes(@Reference AuditLog audit) {
+      super(ID, "The audit log holds a record of each class of event the STIG asks to be audited");
       this.audit = audit;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "The audit log holds a record of each class of event the STIG asks to be audited";
     }
 
     @Override
@@ -247,7 +252,7 @@ final class AuditRecordChecks {
    * effect were recorded at or after the moment the process started.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class AtStartup implements ComplianceCheck {
+  public static final class AtStartup extends Check {
     static final String ID = "audit-at-startup";
     private final AuditLog audit;
     private final Instant processStart;
@@ -261,18 +266,9 @@ final class AuditRecordChecks {
     }
 
     AtStartup(AuditLog audit, Instant processStart) {
+      super(ID, "Auditing starts with the appliance: the settings in effect are recorded at start");
       this.audit = audit;
       this.processStart = processStart;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "Auditing starts with the appliance: the settings in effect are recorded at start";
     }
 
     @Override
@@ -327,23 +323,14 @@ final class AuditRecordChecks {
    * and {@code GET /api/v1/audit} ask it), here the logins of the last 24 hours.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class Search implements ComplianceCheck {
+  public static final class Search extends Check {
     static final String ID = "audit-search";
     private final AuditLog audit;
 
     @Activate
     public Search(@Reference AuditLog audit) {
+      super(ID, "The audit log can be searched by time, actor, action and outcome");
       this.audit = audit;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "The audit log can be searched by time, actor, action and outcome";
     }
 
     @Override

@@ -14,12 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * The compliance checks that the SA and ISSO are told, at once, when the appliance runs short: the
@@ -148,23 +148,19 @@ final class AlertPathChecks {
         1);
   }
 
-  /** The three checks, one component each, over the notifier and every subsystem. */
+  /**
+   * The three checks, one component each, over the notifier and the subsystems registered when the
+   * check runs.
+   */
   abstract static class Base implements ComplianceCheck {
     private final Path path;
     private final Notifier notifier;
-    private final List<SubsystemCheck> subsystems = new CopyOnWriteArrayList<>();
+    private final BundleContext context;
 
-    Base(Path path, Notifier notifier) {
+    Base(Path path, Notifier notifier, BundleContext context) {
       this.path = path;
       this.notifier = notifier;
-    }
-
-    void bind(SubsystemCheck s) {
-      subsystems.add(s);
-    }
-
-    void unbind(SubsystemCheck s) {
-      subsystems.remove(s);
+      this.context = context;
     }
 
     @Override
@@ -179,7 +175,22 @@ final class AlertPathChecks {
 
     @Override
     public CheckResult run(Instant now) {
-      return AlertPathChecks.run(path, notifier, List.copyOf(subsystems), now);
+      List<SubsystemCheck> subsystems = new ArrayList<>();
+      List<ServiceReference<SubsystemCheck>> refs = new ArrayList<>();
+      try {
+        refs.addAll(context.getServiceReferences(SubsystemCheck.class, null));
+        for (ServiceReference<SubsystemCheck> r : refs) {
+          SubsystemCheck s = context.getService(r);
+          if (s != null) {
+            subsystems.add(s);
+          }
+        }
+        return AlertPathChecks.run(path, notifier, subsystems, now);
+      } catch (InvalidSyntaxException e) {
+        throw new IllegalStateException(e);
+      } finally {
+        refs.forEach(context::ungetService);
+      }
     }
   }
 
@@ -187,22 +198,8 @@ final class AlertPathChecks {
   @Component(service = ComplianceCheck.class)
   public static final class AuditStorage extends Base {
     @Activate
-    public AuditStorage(@Reference Notifier notifier) {
-      super(AUDIT_STORAGE, notifier);
-    }
-
-    @Override
-    @Reference(
-        service = SubsystemCheck.class,
-        cardinality = ReferenceCardinality.MULTIPLE,
-        policy = ReferencePolicy.DYNAMIC)
-    void bind(SubsystemCheck s) {
-      super.bind(s);
-    }
-
-    @Override
-    void unbind(SubsystemCheck s) {
-      super.unbind(s);
+    public AuditStorage(@Reference Notifier notifier, BundleContext context) {
+      super(AUDIT_STORAGE, notifier, context);
     }
   }
 
@@ -210,22 +207,8 @@ final class AlertPathChecks {
   @Component(service = ComplianceCheck.class)
   public static final class AuditFailure extends Base {
     @Activate
-    public AuditFailure(@Reference Notifier notifier) {
-      super(AUDIT_FAILURE, notifier);
-    }
-
-    @Override
-    @Reference(
-        service = SubsystemCheck.class,
-        cardinality = ReferenceCardinality.MULTIPLE,
-        policy = ReferencePolicy.DYNAMIC)
-    void bind(SubsystemCheck s) {
-      super.bind(s);
-    }
-
-    @Override
-    void unbind(SubsystemCheck s) {
-      super.unbind(s);
+    public AuditFailure(@Reference Notifier notifier, BundleContext context) {
+      super(AUDIT_FAILURE, notifier, context);
     }
   }
 
@@ -233,22 +216,8 @@ final class AlertPathChecks {
   @Component(service = ComplianceCheck.class)
   public static final class LowResources extends Base {
     @Activate
-    public LowResources(@Reference Notifier notifier) {
-      super(LOW_RESOURCES, notifier);
-    }
-
-    @Override
-    @Reference(
-        service = SubsystemCheck.class,
-        cardinality = ReferenceCardinality.MULTIPLE,
-        policy = ReferencePolicy.DYNAMIC)
-    void bind(SubsystemCheck s) {
-      super.bind(s);
-    }
-
-    @Override
-    void unbind(SubsystemCheck s) {
-      super.unbind(s);
+    public LowResources(@Reference Notifier notifier, BundleContext context) {
+      super(LOW_RESOURCES, notifier, context);
     }
   }
 }

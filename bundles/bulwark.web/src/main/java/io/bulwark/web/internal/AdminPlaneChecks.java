@@ -37,6 +37,27 @@ final class AdminPlaneChecks {
 
   static final int TIMEOUT_MILLIS = 5_000;
 
+  /** A check's id and title. */
+  abstract static class Check implements ComplianceCheck {
+    private final String id;
+    private final String title;
+
+    Check(String id, String title) {
+      this.id = id;
+      this.title = title;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public String title() {
+      return title;
+    }
+  }
+
   /** A TLS client of the listener that trusts exactly the admin certificate it serves. */
   static final class Probe {
     private final String host;
@@ -146,7 +167,7 @@ final class AdminPlaneChecks {
    * what the handshakes negotiated.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class TlsSuites implements ComplianceCheck {
+  public static final class TlsSuites extends Check {
     static final String ID = "tls-suites";
     private static final String[] CBC = {
       "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384",
@@ -159,18 +180,9 @@ final class AdminPlaneChecks {
 
     @Activate
     public TlsSuites(@Reference WebServer server, @Reference AdminTls tls) {
+      super(ID, "The admin plane offers only TLS 1.3 and 1.2 with FIPS-approved AEAD suites");
       this.server = server;
       this.tls = tls;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "The admin plane offers only TLS 1.3 and 1.2 with FIPS-approved AEAD suites";
     }
 
     @Override
@@ -236,25 +248,16 @@ final class AdminPlaneChecks {
    * listener now.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class RoutesAuthenticated implements ComplianceCheck {
+  public static final class RoutesAuthenticated extends Check {
     static final String ID = "admin-routes-authenticated";
     private final WebServer server;
     private final AdminTls tls;
 
     @Activate
     public RoutesAuthenticated(@Reference WebServer server, @Reference AdminTls tls) {
+      super(ID, "Every admin route but the public ones refuses a request without credentials");
       this.server = server;
       this.tls = tls;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "Every admin route but the public ones refuses a request without credentials";
     }
 
     @Override
@@ -331,23 +334,15 @@ final class AdminPlaneChecks {
    * Not Reviewed with that question.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class CertificateValidity implements ComplianceCheck {
+  public static final class CertificateValidity extends Check {
     static final String ID = "certificate-validity";
     private final AdminTls tls;
 
     @Activate
     public CertificateValidity(@Reference AdminTls tls) {
+      super(
+          ID, "The admin plane's certificate is valid and issued by the site's (DoD-approved) CA");
       this.tls = tls;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "The admin plane's certificate is valid and issued by the site's (DoD-approved) CA";
     }
 
     @Override
@@ -404,23 +399,14 @@ final class AdminPlaneChecks {
    * closes those that keep a request waiting, with the limits it runs with now as the evidence.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class ConnectionLimits implements ComplianceCheck {
+  public static final class ConnectionLimits extends Check {
     static final String ID = "connection-limits";
     private final WebServer server;
 
     @Activate
     public ConnectionLimits(@Reference WebServer server) {
+      super(ID, "The admin plane caps connections and request sizes and times out slow clients");
       this.server = server;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "The admin plane caps connections and request sizes and times out slow clients";
     }
 
     @Override
@@ -469,23 +455,14 @@ final class AdminPlaneChecks {
    * the signing key) admits admins and auditors only.
    */
   @Component(service = ComplianceCheck.class)
-  public static final class AuditAccess implements ComplianceCheck {
+  public static final class AuditAccess extends Check {
     static final String ID = "audit-access-control";
     private final WebServer server;
 
     @Activate
     public AuditAccess(@Reference WebServer server) {
+      super(ID, "Only admins and auditors may read, verify or export the audit log");
       this.server = server;
-    }
-
-    @Override
-    public String id() {
-      return ID;
-    }
-
-    @Override
-    public String title() {
-      return "Only admins and auditors may read, verify or export the audit log";
     }
 
     @Override
