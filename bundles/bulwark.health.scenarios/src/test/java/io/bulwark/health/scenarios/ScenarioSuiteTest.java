@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * The labelled fault suite against its targets. Given every scenario in {@code scenarios/}, when
  * each is replayed through the real scraper, health engine and detectors, then the findings score
  * at least 0.98 precision and recall overall, hard failures are found within two sampling
- * intervals, a sustained 10% straggler (a GPU or a whole node of a job) within 60 s, and healthy,
+ * intervals, a sustained 10% straggler (a GPU or a whole node of a job) within 15 s, and healthy,
  * benign and blind-spot scenarios raise nothing. The table goes to standard output and {@code
  * target/scenario-report.txt}.
  */
@@ -131,7 +131,7 @@ class ScenarioSuiteTest {
       assertThat(s.falseNegatives()).as(s.scenario().name() + " missed").isEmpty();
       assertThat(s.matches())
           .as(s.scenario().name())
-          .allSatisfy(m -> assertThat(m.latencySeconds()).isLessThanOrEqualTo(60));
+          .allSatisfy(m -> assertThat(m.latencySeconds()).isLessThanOrEqualTo(15));
     }
   }
 

@@ -47,6 +47,17 @@ final class SuiteReport {
     int maxLatency() {
       return Arrays.stream(latencies).max().orElse(-1);
     }
+
+    /** Returns the nearest-rank {@code p}-th percentile of the latencies, or -1 without any. */
+    int percentileLatency(double p) {
+      if (latencies.length == 0) {
+        return -1;
+      }
+      int[] s = latencies.clone();
+      Arrays.sort(s);
+      int rank = (int) Math.ceil(p / 100.0 * s.length);
+      return s[Math.max(0, Math.min(s.length - 1, rank - 1))];
+    }
   }
 
   List<ScenarioScore> scores() {
@@ -112,7 +123,7 @@ final class SuiteReport {
     String header =
         String.format(
             Locale.ROOT,
-            "%-22s %6s %4s %4s %4s %9s %7s %9s %7s %9s %7s%n",
+            "%-22s %6s %4s %4s %4s %9s %7s %9s %7s %7s %9s %7s%n",
             "kind",
             "labels",
             "TP",
@@ -121,6 +132,7 @@ final class SuiteReport {
             "precision",
             "recall",
             "median s",
+            "p90 s",
             "max s",
             "median iv",
             "max iv");
@@ -171,7 +183,7 @@ final class SuiteReport {
   private static String row(KindScore k, double interval) {
     return String.format(
         Locale.ROOT,
-        "%-22s %6d %4d %4d %4d %9s %7s %9s %7s %9s %7s%n",
+        "%-22s %6d %4d %4d %4d %9s %7s %9s %7s %7s %9s %7s%n",
         k.kind(),
         k.labels(),
         k.tp(),
@@ -180,6 +192,7 @@ final class SuiteReport {
         ratio(k.precision()),
         ratio(k.recall()),
         number(k.medianLatency()),
+        k.maxLatency() < 0 ? "-" : String.valueOf(k.percentileLatency(90)),
         k.maxLatency() < 0 ? "-" : String.valueOf(k.maxLatency()),
         number(k.medianLatency() / interval),
         k.maxLatency() < 0 ? "-" : number(k.maxLatency() / interval));

@@ -145,7 +145,7 @@ final class JobStragglers {
         Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
         for (Map.Entry<String, List<PeerCusum.Result>> e : results.entrySet()) {
           PeerCusum.Result r = e.getValue().get(n);
-          boolean lags = r.statistic() > options.decisionThreshold();
+          boolean lags = r.lags(options);
           if (!e.getKey().equals(DcgmField.SM_CLOCK)) {
             if (!lags && 2L * r.judged() >= options.windowSeconds()) {
               tenure.markKeptPace(member);

@@ -27,9 +27,26 @@ final class PeerCusum {
    * @param ratioSinceChange the median of value / peer median since the change, NaN if none
    * @param lastZ the newest z-score, NaN if never judged
    * @param judged how many seconds the GPU was compared in
+   * @param laggingSeconds how many seconds since the change the GPU fell short of its peers by more
+   *     than the allowance (the seconds that made the CUSUM grow; those of its decay do not count)
    */
   record Result(
-      double statistic, long changeSecond, double ratioSinceChange, double lastZ, int judged) {}
+      double statistic,
+      long changeSecond,
+      double ratioSinceChange,
+      double lastZ,
+      int judged,
+      int laggingSeconds) {
+
+    /**
+     * Returns true if the GPU lags: the CUSUM is above the decision threshold and the GPU fell
+     * short in at least {@code minLagSeconds} seconds since the change (a short stall, however
+     * deep, is no sustained shift).
+     */
+    boolean lags(StragglerOptions o) {
+      return statistic > o.decisionThreshold() && laggingSeconds >= o.minLagSeconds();
+    }
+  }
 
   /**
    * Runs the test. {@code tracks[g][t]} is GPU {@code g}'s value in the second of column {@code t}
@@ -46,6 +63,7 @@ final class PeerCusum {
     int[] judged = new int[n];
     double[][] ratios = new double[n][columns];
     int[] ratioCount = new int[n];
+    int[] shortSeconds = new int[n];
     double[] present = new double[n];
     double[] scratch = new double[n];
     double cap = 2 * o.decisionThreshold();
@@ -83,8 +101,12 @@ final class PeerCusum {
         if (s[g] == 0) {
           change[g] = seconds.secondAt(t);
           ratioCount[g] = 0;
+          shortSeconds[g] = 0;
         } else {
           ratios[g][ratioCount[g]++] = ratio;
+          if (z < -o.allowance()) {
+            shortSeconds[g]++;
+          }
         }
       }
     }
@@ -94,7 +116,7 @@ final class PeerCusum {
           ratioCount[g] == 0
               ? Double.NaN
               : RobustStatistics.medianInPlace(ratios[g], ratioCount[g]);
-      results.add(new Result(s[g], change[g], ratio, lastZ[g], judged[g]));
+      results.add(new Result(s[g], change[g], ratio, lastZ[g], judged[g], shortSeconds[g]));
     }
     return results;
   }

@@ -31,12 +31,13 @@ import org.osgi.service.metatype.annotations.Designate;
  * Finds fail-slow GPUs that ordinary tools call healthy. The GPUs of one model on one node do the
  * same work, so each is compared with them second by second on SM clock, SM activity (GPU_UTIL when
  * SM activity is not exported) and power draw, with a robust z-score and a CUSUM change-point test
- * ({@link PeerCusum}): a sustained shortfall accumulates (a 10 % slower GPU is caught in about 30 s
- * at one sample a second) while short noise does not. A whole node slowing down together is no GPU
- * straggler, and idle GPUs are neither judged nor peers. A GPU whose thermal or power throttle bits
- * are set in the sustained share of its samples since it began to lag is left to the throttle
- * detectors: the slowdown has a known cause. A warning priced by its clock or activity against its
- * peers since the change began.
+ * ({@link PeerCusum}): a sustained shortfall accumulates (a 10 % slower GPU is caught in about 10 s
+ * at one sample a second) while short noise does not, and a stall shorter than the minimum lag (10
+ * s), however deep, is not a straggler. A whole node slowing down together is no GPU straggler, and
+ * idle GPUs are neither judged nor peers. A GPU whose thermal or power throttle bits are set in the
+ * sustained share of its samples since it began to lag is left to the throttle detectors: the
+ * slowdown has a known cause. A warning priced by its clock or activity against its peers since the
+ * change began.
  *
  * <p>With a job map ({@link JobPlacement}, optional), the nodes of each multi-node job are also
  * compared with each other ({@link JobStragglers}): a whole node that runs slow, which its own GPUs
@@ -134,7 +135,7 @@ public final class StragglerDetector implements Detector {
       Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();
       for (Map.Entry<String, List<PeerCusum.Result>> e : byMetric.entrySet()) {
         PeerCusum.Result r = e.getValue().get(g);
-        if (r.statistic() > options.decisionThreshold()) {
+        if (r.lags(options)) {
           lagging.put(e.getKey(), r);
         }
       }

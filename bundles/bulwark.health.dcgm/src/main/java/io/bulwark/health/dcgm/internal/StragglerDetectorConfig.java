@@ -32,12 +32,19 @@ public @interface StragglerDetectorConfig {
   @AttributeDefinition(
       name = "Decision threshold (h)",
       description = "CUSUM value above which a GPU is a straggler; above 0.")
-  double decisionThreshold() default 40;
+  double decisionThreshold() default 12;
 
   @AttributeDefinition(
       name = "z-score cap",
       description = "Largest z-score magnitude one sample contributes; above the allowance.")
-  double zCap() default 6;
+  double zCap() default 4;
+
+  @AttributeDefinition(
+      name = "Minimum lag (s)",
+      description =
+          "Fewest seconds a GPU's CUSUM must have stayed above zero before it lags: a stall shorter"
+              + " than this, however deep, is no straggler; 1 to the window.")
+  int minLagSeconds() default 10;
 
   @AttributeDefinition(
       name = "Minimum peers",

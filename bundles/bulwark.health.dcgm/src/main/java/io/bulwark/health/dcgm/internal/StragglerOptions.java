@@ -8,6 +8,7 @@ package io.bulwark.health.dcgm.internal;
  * @param allowance the CUSUM allowance k, in deviations: shortfalls below it do not accumulate
  * @param decisionThreshold the CUSUM threshold h above which a GPU lags
  * @param zCap the largest z-score magnitude one sample contributes
+ * @param minLagSeconds the fewest seconds a GPU's CUSUM must have stayed above zero to lag
  * @param minPeers the fewest other busy GPUs of the group needed to judge a second
  * @param busyUtilPercent the utilisation from which a GPU counts as busy
  * @param sustainedFraction the share of throttled samples from which a GPU is left to the throttle
@@ -26,6 +27,7 @@ record StragglerOptions(
     double allowance,
     double decisionThreshold,
     double zCap,
+    int minLagSeconds,
     int minPeers,
     double busyUtilPercent,
     double sustainedFraction,
@@ -53,6 +55,13 @@ record StragglerOptions(
     if (!(zCap > allowance && zCap < 1000)) {
       throw new IllegalArgumentException(
           "zCap must be above the allowance (" + allowance + ") and below 1000, was " + zCap);
+    }
+    if (minLagSeconds < 1 || minLagSeconds > windowSeconds) {
+      throw new IllegalArgumentException(
+          "minLagSeconds must be from 1 to the window ("
+              + windowSeconds
+              + "), was "
+              + minLagSeconds);
     }
     if (minPeers < 2) {
       throw new IllegalArgumentException("minPeers must be at least 2, was " + minPeers);
@@ -83,6 +92,7 @@ record StragglerOptions(
         c.allowance(),
         c.decisionThreshold(),
         c.zCap(),
+        c.minLagSeconds(),
         c.minPeers(),
         c.busyUtilPercent(),
         c.sustainedFraction(),
@@ -104,6 +114,7 @@ record StragglerOptions(
         allowance,
         decisionThreshold,
         zCap,
+        minLagSeconds,
         jobMinNodes - 1,
         busyUtilPercent,
         sustainedFraction,
@@ -116,6 +127,6 @@ record StragglerOptions(
 
   /** Returns the default options. */
   static StragglerOptions defaults() {
-    return new StragglerOptions(120, 0.03, 2.0, 40, 6, 3, 50, 0.5, true, true, true, 3, 60);
+    return new StragglerOptions(120, 0.03, 2.0, 12, 4, 10, 3, 50, 0.5, true, true, true, 3, 60);
   }
 }

@@ -15,11 +15,12 @@ import java.util.stream.Collectors;
 
 /**
  * Decides whether a GPU is throttled in a sustained way: it is busy, and either the window holds
- * enough clock-event samples with the throttle bits set (GPU_IDLE clear) in at least the sustained
- * share of them, or the driver's violation-time counter grew by at least that share of the window.
- * Then measures how fast it runs: mean SM clock over the window against the higher of its own peak
- * over the reference window and the median clock of busy GPUs of the same model. Used by the
- * thermal and power throttle detectors.
+ * enough busy clock-event samples (GPU_IDLE clear) with the throttle bits set in at least the
+ * sustained share of them, or the driver's violation-time counter grew by at least that share of
+ * the window. Idle seconds are no evidence either way: a job that pauses now and then does not hide
+ * a GPU that is throttled whenever it works. Then measures how fast it runs: mean SM clock over the
+ * window against the higher of its own peak over the reference window and the median clock of busy
+ * GPUs of the same model. Used by the thermal and power throttle detectors.
  */
 final class ThrottleJudge {
   private static final double MIN_FACTOR = 0.05;
@@ -55,9 +56,14 @@ final class ThrottleJudge {
       }
     }
     int hits = 0;
+    int busy = 0;
     Set<ClockEventReason> seen = EnumSet.noneOf(ClockEventReason.class);
     for (long mask : masks) {
-      if (!ClockEventReason.GPU_IDLE.isSet(mask) && throttled.test(mask)) {
+      if (ClockEventReason.GPU_IDLE.isSet(mask)) {
+        continue;
+      }
+      busy++;
+      if (throttled.test(mask)) {
         hits++;
         for (ClockEventReason r : ClockEventReason.values()) {
           if (r.isSet(mask)) {
@@ -67,8 +73,7 @@ final class ThrottleJudge {
       }
     }
     boolean bitsSustained =
-        masks.size() >= options.minSamples()
-            && (double) hits / masks.size() >= options.sustainedFraction();
+        busy >= options.minSamples() && (double) hits / busy >= options.sustainedFraction();
     double violation = violationShare(context, gpu, violationMetric, from);
     if (!bitsSustained && !(violation >= options.sustainedFraction())) {
       return Optional.empty();
@@ -107,7 +112,7 @@ final class ThrottleJudge {
     String reasons = seen.stream().map(Enum::name).collect(Collectors.joining("|"));
     return Optional.of(
         new Throttling(
-            masks.size(), hits, reasons, hex, violation, busyness, mean, reference, basis, factor));
+            busy, hits, reasons, hex, violation, busyness, mean, reference, basis, factor));
   }
 
   /**

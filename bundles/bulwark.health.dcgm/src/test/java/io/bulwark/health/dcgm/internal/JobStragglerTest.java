@@ -81,7 +81,7 @@ class JobStragglerTest {
               assertThat(c.recommendedAction()).contains("Drain gpu-node-003", "job 4711");
             });
     assertThat(everReported).allSatisfy(c -> assertThat(c.node()).isEqualTo(node(3)));
-    assertThat(firstNodeLevelSecond - onset).isBetween(10L, 60L);
+    assertThat(firstNodeLevelSecond - onset).isBetween(5L, 15L);
   }
 
   @Test
