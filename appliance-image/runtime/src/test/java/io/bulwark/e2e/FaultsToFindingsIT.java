@@ -92,8 +92,15 @@ class FaultsToFindingsIT {
     // 60 s: a sustained 10% straggler and a node gone silent for 30 s take the longest.
     long deadline = injected + Duration.ofSeconds(60).toNanos();
     List<Object[]> missing = FAULTS;
+    Map<String, Double> foundAfter = new java.util.TreeMap<>();
     while (System.nanoTime() < deadline) {
       JsonArray open = openFindings();
+      double now = (System.nanoTime() - injected) / 1e9;
+      for (Object[] f : FAULTS) {
+        if (hasFinding(open, (String) f[0], (String) f[1], (int) f[2])) {
+          foundAfter.putIfAbsent((String) f[3], now);
+        }
+      }
       missing =
           FAULTS.stream()
               .filter(f -> !hasFinding(open, (String) f[0], (String) f[1], (int) f[2]))
@@ -110,6 +117,7 @@ class FaultsToFindingsIT {
         .isEmpty();
     System.out.printf(
         "all %d fault kinds were open findings %.1f s after injection%n", FAULTS.size(), seconds);
+    foundAfter.forEach((kind, at) -> System.out.printf("  %s: %.1f s%n", kind, at));
 
     JsonArray open = openFindings();
     assertThat(open.stream().map(o -> ((JsonObject) o).getString("node")))
