@@ -10,7 +10,9 @@
 #   WARMUP_S   warm-up before measuring, seconds (default 30)
 # Environment: GPUS (8), NODES_PER_ADDRESS (nodes behind one loopback address, 8), SCENARIO (demo|none),
 #   BULWARK_XMX (Bulwark's -Xmx, default 8g), PROMETHEUS (/usr/bin/prometheus),
-#   BULWARK_JAVA_OPTS (extra JVM options, e.g. a flight recording), PROM_PORT (19090), SKIP_BUILD=1 to use the jars already built, ONLY=bulwark|prometheus.
+#   BULWARK_JAVA_OPTS (extra JVM options, e.g. a flight recording), PROM_PORT (19090), SKIP_BUILD=1 to use the jars already built, ONLY=bulwark|prometheus,
+#   STARVE=N to starve the machine: N busy-looping processes pinned to the last core run through each contender's
+#   warm-up and measurement (a backup, an update's verification or a noisy co-tenant taking one of the cores).
 set -euo pipefail
 
 NODES=${1:-256}
@@ -23,6 +25,9 @@ BULWARK_XMX=${BULWARK_XMX:-8g}
 PROMETHEUS=${PROMETHEUS:-/usr/bin/prometheus}
 PROM_PORT=${PROM_PORT:-19090}
 ONLY=${ONLY:-}
+STARVE=${STARVE:-0}
+STARVE_CPU=$(( $(nproc) - 1 ))
+HOG_PIDS=()
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -54,7 +59,20 @@ stop_pid() { # pid: TERM, wait up to 10 s, then KILL
   kill -KILL "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
 }
+starve_begin() { # the hogs: pinned to the last core, at normal priority, as another service would run
+  (( STARVE > 0 )) || return 0
+  for _ in $(seq 1 "$STARVE"); do
+    taskset -c "$STARVE_CPU" sh -c 'while :; do :; done' &
+    HOG_PIDS+=($!)
+  done
+}
+starve_end() {
+  local p
+  for p in "${HOG_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  HOG_PIDS=()
+}
 cleanup() {
+  starve_end
   stop_pid "$PROM_PID"
   stop_pid "$BULWARK_PID"
   stop_pid "$SIM_PID"
@@ -108,10 +126,12 @@ if [[ "$ONLY" != prometheus ]]; then
     --heap-trigger "$WORK/heap-now" >"$WORK/bulwark.log" 2>&1 &
   BULWARK_PID=$!
   wait_for 60 "Bulwark to start" grep -q '^TALLY' "$WORK/bulwark.log"
+  starve_begin
   sleep "$WARMUP_S"
   T0=$(last_tally); measure_begin "$BULWARK_PID"
   sleep "$MEASURE_S"
   T1=$(last_tally); measure_end "$BULWARK_PID"
+  starve_end
   B_RSS=$(rss_kib "$BULWARK_PID")
   touch "$WORK/heap-now"
   wait_for 60 "Bulwark's heap reading" grep -q '^HEAP' "$WORK/bulwark.log"
@@ -141,12 +161,14 @@ if [[ "$ONLY" != bulwark ]]; then
     --web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn >"$WORK/prometheus.log" 2>&1 &
   PROM_PID=$!
   wait_for 60 "Prometheus to be ready" curl -sf --max-time 2 "http://127.0.0.1:$PROM_PORT/-/ready"
+  starve_begin
   sleep "$WARMUP_S"
   A0=$(prom_metric prometheus_tsdb_head_samples_appended_total)
   S0=$(prom_metric prometheus_target_interval_length_seconds_count)
   measure_begin "$PROM_PID"
   sleep "$MEASURE_S"
   measure_end "$PROM_PID"
+  starve_end
   A1=$(prom_metric prometheus_tsdb_head_samples_appended_total)
   S1=$(prom_metric prometheus_target_interval_length_seconds_count)
   P_RSS=$(rss_kib "$PROM_PID")
@@ -163,6 +185,7 @@ fi
 
 echo
 echo "Fleet: $NODES nodes x $GPUS GPUs, $PAGE_SAMPLES samples per page, scrape interval 1 s; measured ${MEASURE_S}s after ${WARMUP_S}s warm-up"
+(( STARVE > 0 )) && echo "Starved: $STARVE busy-looping process(es) pinned to CPU $STARVE_CPU of $(nproc) through each contender's warm-up and measurement"
 printf '%-11s %12s %10s %12s %14s %10s %8s %9s %14s\n' contender samples/s 'held 1s' 'CPU cores' 'CPU-s/Msample' 'sim cores' 'idle %' 'RSS MiB' 'failed scrapes'
 # held 1s: samples ingested per second / (targets x samples of one page): 100% = every target every second.
 row() { # name samples seconds ticks wall scrapes per_round failures sim_ticks idle all rss
