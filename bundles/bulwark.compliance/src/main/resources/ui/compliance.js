@@ -9,6 +9,7 @@ import { download, getJson, send } from '/js/api.js';
 import { h, replace, debounce } from '/js/dom.js';
 import { absolute } from '/js/format.js';
 import { clearProblem, showProblem } from '/js/problems.js';
+import { signedFile } from '/js/signed.js';
 
 const STATUSES = ['Open', 'Not_Reviewed', 'NotAFinding', 'Not_Applicable'];
 const STATUS_LABEL = { NotAFinding: 'Not a finding', Open: 'Open', Not_Applicable: 'Not applicable', Not_Reviewed: 'Not reviewed' };
@@ -144,16 +145,12 @@ export function mount(root, params, navigate, session) {
     try {
       const file = await download(path, fallback);
       objectUrls.forEach((u) => URL.revokeObjectURL(u));
-      const fileUrl = URL.createObjectURL(file.blob);
-      objectUrls = [fileUrl];
-      const signature = file.headers.get('X-Bulwark-Signature');
-      const fileLink = h('a', { href: fileUrl, download: file.filename, id: 'compliance-export-file' }, file.filename);
+      const { fileLink, signatureLink, signature, algorithm, urls } =
+        signedFile(file, { file: 'compliance-export-file', signature: 'compliance-export-sig' });
+      objectUrls = urls;
       const parts = [h('p', {}, 'Downloaded ', fileLink, ` (${file.blob.size} bytes).`)];
       if (signature) {
-        const sigUrl = URL.createObjectURL(new Blob([base64Bytes(signature)], { type: 'application/octet-stream' }));
-        objectUrls.push(sigUrl);
-        parts.push(h('p', {}, 'Detached signature (', file.headers.get('X-Bulwark-Signature-Algorithm') || 'unknown', '): ',
-          h('a', { href: sigUrl, download: `${file.filename}.sig`, id: 'compliance-export-sig' }, `${file.filename}.sig`),
+        parts.push(h('p', {}, 'Detached signature (', algorithm, '): ', signatureLink,
           ' · check it with ', h('code', { class: 'mono' }, `openssl dgst -sha384 -verify bulwark-audit-public-key.pem -signature ${file.filename}.sig ${file.filename}`)));
       } else {
         parts.push(h('p', { class: 'notice error' }, 'The file came without a signature.'));
@@ -216,11 +213,4 @@ export function mount(root, params, navigate, session) {
       objectUrls.forEach((u) => URL.revokeObjectURL(u));
     },
   };
-}
-
-function base64Bytes(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

@@ -4,6 +4,7 @@
 import { download, getJson } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
 import { absolute } from '/js/format.js';
+import { signedFile } from '/js/signed.js';
 import { clearProblem, showProblem } from '/js/problems.js';
 
 const OUTCOMES = ['', 'success', 'failure', 'denied'];
@@ -139,17 +140,12 @@ export function mount(root) {
     try {
       const file = await download(`audit/export?format=${format}`, `bulwark-audit.${format}`);
       objectUrls.forEach((u) => URL.revokeObjectURL(u));
-      const fileUrl = URL.createObjectURL(file.blob);
-      objectUrls = [fileUrl];
-      const signature = file.headers.get('X-Bulwark-Signature');
-      const algorithm = file.headers.get('X-Bulwark-Signature-Algorithm') || 'unknown';
-      const fileLink = h('a', { href: fileUrl, download: file.filename, id: 'audit-export-file' }, file.filename);
+      const { fileLink, signatureLink, signature, algorithm, urls } =
+        signedFile(file, { file: 'audit-export-file', signature: 'audit-export-sig' });
+      objectUrls = urls;
       const parts = [h('p', {}, 'Exported ', fileLink, ` (${file.blob.size} bytes).`)];
       if (signature) {
-        const sigUrl = URL.createObjectURL(new Blob([base64Bytes(signature)], { type: 'application/octet-stream' }));
-        objectUrls.push(sigUrl);
-        parts.push(h('p', {}, 'Detached signature (', algorithm, '): ',
-          h('a', { href: sigUrl, download: `${file.filename}.sig`, id: 'audit-export-sig' }, `${file.filename}.sig`)),
+        parts.push(h('p', {}, 'Detached signature (', algorithm, '): ', signatureLink),
         h('code', { class: 'mono signature', id: 'audit-export-signature' }, signature));
       } else {
         parts.push(h('p', { class: 'notice error' }, 'The export came without a signature.'));
@@ -176,11 +172,4 @@ export function mount(root) {
       objectUrls.forEach((u) => URL.revokeObjectURL(u));
     },
   };
-}
-
-function base64Bytes(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

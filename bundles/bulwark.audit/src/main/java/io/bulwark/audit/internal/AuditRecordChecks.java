@@ -273,29 +273,23 @@ final class AuditRecordChecks {
 
     @Override
     public CheckResult run(Instant now) {
-      AuditRecord latest = null;
-      long after = 0;
-      for (List<AuditRecord> page = page(after); !page.isEmpty(); page = page(after)) {
-        latest = page.get(page.size() - 1);
-        after = latest.sequence();
-      }
+      // Only the records since this start are read: the first of them is found by sequence probes.
+      long since = firstSequenceAtOrAfter(audit, processStart) - 1;
+      List<AuditRecord> recorded = page(since);
+      AuditRecord latest = recorded.isEmpty() ? null : recorded.get(recorded.size() - 1);
       Map<String, String> evidence = new LinkedHashMap<>();
       evidence.put("processStarted", processStart.toString());
       if (latest == null) {
         return CheckResult.open(
-            ID, "the log holds no record of the settings in effect at start", evidence, now);
+            ID,
+            "the log holds no record of the settings in effect since this start of the appliance",
+            evidence,
+            now);
       }
       evidence.put(
           "settingsRecorded",
           "#" + latest.sequence() + " " + latest.at() + " " + SettingChanges.IN_EFFECT);
       evidence.put("configurations", String.valueOf(latest.event().details().size()));
-      if (latest.at().isBefore(processStart)) {
-        return CheckResult.open(
-            ID,
-            "the latest record of the settings in effect is older than this start of the appliance",
-            evidence,
-            now);
-      }
       return CheckResult.met(
           ID,
           "the settings in effect were recorded "
@@ -364,6 +358,25 @@ final class AuditRecordChecks {
           evidence,
           now);
     }
+  }
+
+  /**
+   * Returns the sequence of the first record stamped at or after {@code t} (one past the last when
+   * none is), found by one-record probes: records are appended in time order.
+   */
+  static long firstSequenceAtOrAfter(AuditLog audit, Instant t) {
+    long low = 1;
+    long high = lastSequence(audit) + 1;
+    while (low < high) {
+      long mid = low + (high - low) / 2;
+      List<AuditRecord> r = audit.search(after(mid - 1, 1));
+      if (r.isEmpty() || !r.get(0).at().isBefore(t)) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    return low;
   }
 
   /** Returns the latest {@code n} records, oldest first. */

@@ -39,6 +39,25 @@ class AuditRecordChecksTest {
   }
 
   @Test
+  void theFirstRecordSinceAMomentIsFoundByProbes() throws Exception {
+    try (FileAuditLog log = open(folder, secrets)) {
+      appendAll(log, 20);
+      Instant seventh = AuditRecordChecks.latest(log, 20).get(6).at();
+      assertThat(AuditRecordChecks.firstSequenceAtOrAfter(log, Instant.EPOCH)).isEqualTo(1);
+      assertThat(AuditRecordChecks.firstSequenceAtOrAfter(log, seventh))
+          .isLessThanOrEqualTo(7)
+          .isEqualTo(
+              AuditRecordChecks.latest(log, 20).stream()
+                  .filter(r -> !r.at().isBefore(seventh))
+                  .findFirst()
+                  .orElseThrow()
+                  .sequence());
+      assertThat(AuditRecordChecks.firstSequenceAtOrAfter(log, Instant.now().plusSeconds(60)))
+          .isEqualTo(21);
+    }
+  }
+
+  @Test
   void recordsWithEveryFieldAreMetAndTheLatestIsEvidence() throws Exception {
     try (FileAuditLog log = open(folder, secrets)) {
       CheckResult empty = new AuditRecordChecks.Fields(log).run(now);

@@ -66,12 +66,13 @@ final class AlertPathChecks {
     Map<String, String> evidence = new LinkedHashMap<>();
     List<String> reaching = new ArrayList<>();
     List<String> notYet = new ArrayList<>();
+    Map<String, SubsystemStatus> statuses = new LinkedHashMap<>();
+    for (SubsystemCheck c : subsystems) {
+      SubsystemStatus st = c.status();
+      statuses.putIfAbsent(st.subsystem(), st);
+    }
     for (String subsystem : path.subsystems()) {
-      Optional<SubsystemStatus> s =
-          subsystems.stream()
-              .map(SubsystemCheck::status)
-              .filter(x -> x.subsystem().equals(subsystem))
-              .findFirst();
+      Optional<SubsystemStatus> s = Optional.ofNullable(statuses.get(subsystem));
       evidence.put(
           "subsystem " + subsystem,
           s.map(x -> x.state() + ": " + x.summary()).orElse("not running"));

@@ -109,6 +109,7 @@ class WebrootAssetsTest {
             "/ui/bulwark.web/tokens.js",
             "/ui/bulwark.web/tls.js",
             "/ui/bulwark.web/audit.js",
+            "/js/signed.js",
             "/js/capacity.js");
   }
 
@@ -134,6 +135,7 @@ class WebrootAssetsTest {
           "tokens.js",
           "tls.js",
           "audit.js",
+          "signed.js",
           "capacity.js"
         }) {
       String js = client.get("/js/" + module).body().replace("'http://www.w3.org/2000/svg'", "");
