@@ -32,6 +32,7 @@ export function mount(root) {
         fact('Up since', `${absolute(health.startedAt)} (${Math.floor(health.uptimeSeconds / 3600)} h ${Math.floor((health.uptimeSeconds % 3600) / 60)} min)`),
         fact('Detectors', health.detectors.length ? health.detectors.join(', ') : 'none', 'detector-list'),
         fact('Targets up', `${targets.up} of ${targets.count}`),
+        scrapeIntervalFact(health.subsystems || []),
         fact('Bundles active', `${active} of ${health.bundles.length}`));
       replace(subsystemsHost, h('table', { id: 'subsystem-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['Subsystem', 'State', 'Since', 'What it sees', 'What to do'].map((t) => h('th', { scope: 'col' }, t)))),
@@ -87,6 +88,25 @@ function coverageView(coverage) {
       h('td', { class: 'num' }, g.nodes),
       h('td', { class: 'num' }, g.gpus),
       h('td', { class: 'mono' }, g.sampleNodes.join(', ') + (g.nodes > g.sampleNodes.length ? ', …' : ''))))))];
+}
+
+/**
+ * How often the fleet is scraped now: the configured interval, or longer while telemetry sheds load
+ * because the appliance cannot keep up (its subsystem row says why).
+ */
+function scrapeIntervalFact(subsystems) {
+  const telemetry = subsystems.find((s) => s.subsystem === 'telemetry');
+  const m = telemetry && telemetry.measurements;
+  if (!m || m.bulwark_telemetry_scrape_interval_seconds === undefined) {
+    return fact('Scrape interval', '–', 'scrape-interval');
+  }
+  const now = m.bulwark_telemetry_scrape_interval_seconds;
+  const configured = m.bulwark_telemetry_scrape_interval_configured_seconds;
+  if (m.bulwark_telemetry_load_shedding) {
+    return fact('Scrape interval', h('span', { class: 'badge subsystem-degraded', title: telemetry.summary },
+      `${now.toFixed(1)} s: shedding load (configured ${configured.toFixed(1)} s)`), 'scrape-interval');
+  }
+  return fact('Scrape interval', `${now.toFixed(1)} s`, 'scrape-interval');
 }
 
 function fact(label, value, id) {

@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
  * are copies. Thread-safe, so a test may feed it while a server reads it.
  */
 public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets {
+  private volatile long sampleIntervalMillis;
+
   private final Map<SeriesId, List<Sample>> series = new HashMap<>();
   private final Map<NodeId, List<Gpu>> reported = new TreeMap<>();
   private final Map<NodeId, Long> lastScrape = new TreeMap<>();
@@ -137,6 +139,19 @@ public final class InMemoryTelemetry implements TelemetryQuery, TelemetryTargets
   @Override
   public synchronized List<MinuteRollup> rollup(SeriesId id, long fromMillis) {
     return WindowRollups.closedMinutes(window(id, fromMillis));
+  }
+
+  /**
+   * Sets the sample interval this telemetry reports, as telemetry does while it sheds load (0, the
+   * default, says nothing).
+   */
+  public void sampleInterval(long millis) {
+    sampleIntervalMillis = millis;
+  }
+
+  @Override
+  public long sampleIntervalMillis() {
+    return sampleIntervalMillis;
   }
 
   @Override

@@ -53,6 +53,18 @@ public interface TelemetryQuery {
   List<MinuteRollup> rollup(SeriesId series, long fromMillis);
 
   /**
+   * Returns the interval at which telemetry now takes its samples, in milliseconds: the scrape
+   * interval, or longer while telemetry sheds load because the appliance cannot keep up (the
+   * telemetry subsystem's report says so and why). Consumers that evaluate the samples periodically
+   * gain nothing by doing so more often. The default, 0, means telemetry does not say.
+   *
+   * @since 2.2
+   */
+  default long sampleIntervalMillis() {
+    return 0;
+  }
+
+  /**
    * Returns the history of the series of {@code node} whose metric is in {@code metrics}, from
    * {@code fromMillis} on, oldest first per series: the ten-minute roll-ups of the hours telemetry
    * has archived (kept for its retention in days), then the one-minute roll-ups it keeps in memory

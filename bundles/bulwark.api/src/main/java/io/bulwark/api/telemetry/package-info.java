@@ -5,7 +5,7 @@
  * Bulwark reads.
  */
 @Export
-@Version("2.1.0")
+@Version("2.2.0")
 package io.bulwark.api.telemetry;
 
 import org.osgi.annotation.bundle.Export;

@@ -18,6 +18,7 @@ final class EngineHealth {
 
   private final long intervalMillis;
   private final long startedMillis;
+  private long pacedMillis;
   private long evaluations;
   private long failures;
   private long lastCompletedMillis = -1;
@@ -28,6 +29,7 @@ final class EngineHealth {
 
   EngineHealth(long intervalMillis, long startedMillis) {
     this.intervalMillis = intervalMillis;
+    this.pacedMillis = intervalMillis;
     this.startedMillis = startedMillis;
     this.since = Instant.ofEpochMilli(startedMillis);
   }
@@ -38,6 +40,14 @@ final class EngineHealth {
     lastCompletedMillis = endMillis;
     lastDurationNanos = nanos;
     lastFailure = null;
+  }
+
+  /**
+   * Records the interval the next evaluation runs at: the configured one, or telemetry's longer
+   * sample interval while it sheds load.
+   */
+  synchronized void paced(long millis) {
+    pacedMillis = millis;
   }
 
   /** Records an evaluation that failed with {@code cause}. */
@@ -54,7 +64,7 @@ final class EngineHealth {
    */
   synchronized SubsystemStatus status(
       long nowMillis, int detectors, int openFindings, int unsaved) {
-    long stallMillis = Math.max(3 * intervalMillis, 30_000);
+    long stallMillis = Math.max(3 * pacedMillis, 30_000);
     long reference = lastCompletedMillis >= 0 ? lastCompletedMillis : startedMillis;
     long ageMillis = nowMillis - reference;
     SubsystemState state;
@@ -84,13 +94,13 @@ final class EngineHealth {
               + " finding change(s) wait to be stored (the store refuses writes); they are kept"
               + " in memory and shown, and stored once the store takes them";
       action = "See the store subsystem for why it refuses writes";
-    } else if (lastDurationNanos > intervalMillis * 1_000_000L) {
+    } else if (lastDurationNanos > pacedMillis * 1_000_000L) {
       state = SubsystemState.DEGRADED;
       summary =
           "evaluations take "
               + lastDurationNanos / 1_000_000
               + " ms, longer than the "
-              + intervalMillis
+              + pacedMillis
               + " ms interval: findings lag behind telemetry";
       action =
           "Raise evaluationIntervalMillis (PID io.bulwark.health) or reduce the fleet per appliance";
@@ -100,8 +110,14 @@ final class EngineHealth {
           lastCompletedMillis < 0
               ? "starting: the first evaluation is due"
               : "evaluating every "
-                  + intervalMillis
-                  + " ms with "
+                  + pacedMillis
+                  + " ms"
+                  + (pacedMillis > intervalMillis
+                      ? " (at telemetry's pace: it sheds load; "
+                          + intervalMillis
+                          + " ms configured)"
+                      : "")
+                  + " with "
                   + detectors
                   + " detector(s); the last evaluation took "
                   + lastDurationNanos / 1_000_000
@@ -117,6 +133,7 @@ final class EngineHealth {
     gauges.put("bulwark_engine_last_evaluation_seconds", lastDurationNanos / 1e9);
     gauges.put("bulwark_engine_last_evaluation_age_seconds", ageMillis / 1e3);
     gauges.put("bulwark_engine_detectors", (double) detectors);
+    gauges.put("bulwark_engine_evaluation_interval_seconds", pacedMillis / 1e3);
     gauges.put("bulwark_engine_open_findings", (double) openFindings);
     gauges.put("bulwark_engine_unsaved_finding_changes", (double) unsaved);
     return new SubsystemStatus(SUBSYSTEM, state, summary, action, since, gauges);

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -40,12 +41,13 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * The health engine: on its own thread, every evaluation interval, it judges the inventory with
- * what telemetry reports that the inventory lacks yet ({@link EvaluatedFleet}), asks every
- * registered {@link Detector} what holds now, turns the conditions into findings with hysteresis
- * (stored, and told to every {@link FindingListener}), and recomputes the capacity account.
- * Provides the {@link HealthService} to the web API. Open findings are restored from the store on
- * activation, so a restart does not duplicate them.
+ * The health engine: on its own thread, every evaluation interval (telemetry's sample interval
+ * while telemetry sheds load and that is longer), it judges the inventory with what telemetry
+ * reports that the inventory lacks yet ({@link EvaluatedFleet}), asks every registered {@link
+ * Detector} what holds now, turns the conditions into findings with hysteresis (stored, and told to
+ * every {@link FindingListener}), and recomputes the capacity account. Provides the {@link
+ * HealthService} to the web API. Open findings are restored from the store on activation, so a
+ * restart does not duplicate them.
  */
 @Component(
     service = {HealthService.class, SubsystemCheck.class},
@@ -143,13 +145,56 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
             });
     scheduler = s;
     long interval = options.evaluationIntervalMillis();
-    s.scheduleWithFixedDelay(this::evaluateSafely, interval, interval, TimeUnit.MILLISECONDS);
+    s.schedule(this::evaluateAndReschedule, interval, TimeUnit.MILLISECONDS);
     LOG.log(
         Level.INFO,
-        "Health engine started: evaluating every {0} ms; a finding resolves after its condition"
-            + " has been absent for {1} ms",
+        "Health engine started: evaluating every {0} ms (or at telemetry''s pace while it sheds"
+            + " load); a finding resolves after its condition has been absent for {1} ms",
         interval,
         options.resolveAfterMillis());
+  }
+
+  /**
+   * Returns how long to wait before the next evaluation starts, when the last one took {@code
+   * tookMillis}: evaluations start every interval (the configured one, or telemetry's sample
+   * interval while it is longer: evaluating the same samples twice finds nothing new), whatever
+   * they take, so that the cadence holds at the production interval; one that overran its interval
+   * is followed by a pause of a quarter interval, so that the engine never takes a whole core from
+   * the scrapes it evaluates.
+   */
+  static long nextDelayMillis(long configuredMillis, long sampleIntervalMillis, long tookMillis) {
+    long interval = Math.max(configuredMillis, sampleIntervalMillis);
+    return Math.max(interval - tookMillis, interval / 4);
+  }
+
+  private void evaluateAndReschedule() {
+    long started = System.nanoTime();
+    try {
+      evaluateSafely();
+    } finally {
+      scheduleNext(started);
+    }
+  }
+
+  private void scheduleNext(long started) {
+    ScheduledExecutorService s = scheduler;
+    if (s == null || s.isShutdown()) {
+      return;
+    }
+    long sampleInterval;
+    try {
+      sampleInterval = telemetry.sampleIntervalMillis();
+    } catch (RuntimeException e) {
+      sampleInterval = 0;
+    }
+    long took = (System.nanoTime() - started) / 1_000_000;
+    long delay = nextDelayMillis(options.evaluationIntervalMillis(), sampleInterval, took);
+    engineHealth.paced(Math.max(options.evaluationIntervalMillis(), sampleInterval));
+    try {
+      s.schedule(this::evaluateAndReschedule, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      // The engine is stopping.
+    }
   }
 
   /** Stops the evaluations; an evaluation in progress is interrupted. */

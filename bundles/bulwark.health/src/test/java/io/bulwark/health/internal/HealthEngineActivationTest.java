@@ -84,4 +84,34 @@ class HealthEngineActivationTest {
     Thread.sleep(300);
     assertThat(detector.seen).hasSize(afterStop);
   }
+
+  @Test
+  void evaluations_start_every_interval_whatever_they_take_and_pause_after_an_overrun() {
+    assertThat(HealthEngine.nextDelayMillis(2000, 0, 700)).isEqualTo(1300);
+    assertThat(HealthEngine.nextDelayMillis(2000, 1000, 0)).isEqualTo(2000);
+    assertThat(HealthEngine.nextDelayMillis(2000, 2000, 2600)).as("an overrun").isEqualTo(500);
+  }
+
+  @Test
+  void while_telemetry_sheds_load_the_engine_evaluates_at_its_pace_and_says_so()
+      throws InterruptedException {
+    HealthEngine engine =
+        new HealthEngine(
+            telemetry, fleet, store, new HealthEngineOptions(100, 10_000, 0), Clock.systemUTC());
+    ScriptedDetector detector = new ScriptedDetector("counting");
+    engine.addDetector(detector);
+    telemetry.sampleInterval(500);
+    engine.start();
+    try {
+      Thread.sleep(2_300);
+    } finally {
+      engine.stop();
+    }
+    assertThat(detector.seen.size()).as("every 500 ms, not every 100").isBetween(3, 5);
+    assertThat(engine.status().summary())
+        .contains(
+            "evaluating every 500 ms (at telemetry's pace: it sheds load; 100 ms configured)");
+    assertThat(engine.status().measurements())
+        .containsEntry("bulwark_engine_evaluation_interval_seconds", 0.5);
+  }
 }

@@ -205,7 +205,8 @@ public final class DcgmTelemetry
         watcher.problem(),
         store.budget(),
         store.nodeCount(),
-        loop.droppedForLimits());
+        loop.droppedForLimits(),
+        loop.pacing());
   }
 
   @Override
@@ -250,6 +251,11 @@ public final class DcgmTelemetry
         archive == null ? fromMillis : archive.history(node, metrics, fromMillis, history);
     store.history(node, metrics, minutesFrom, history);
     return history;
+  }
+
+  @Override
+  public long sampleIntervalMillis() {
+    return loop.pacing().intervalMillis();
   }
 
   @Override

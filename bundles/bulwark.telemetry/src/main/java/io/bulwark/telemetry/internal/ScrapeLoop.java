@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,6 +35,7 @@ final class ScrapeLoop implements AutoCloseable {
   private final WorkerExecutor parsers;
   private final PageBuffers buffers = new PageBuffers(PAGE_BUFFERS);
   private final ScrapeLog scrapeLog;
+  private final ScrapePacer pacer;
   private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
 
   /** How many slots one scrape interval is divided into. */
@@ -50,6 +50,12 @@ final class ScrapeLoop implements AutoCloseable {
 
   private volatile long timer = -1;
 
+  /** Slots still to start in the current tick, as a fraction: 1/stretch is added each tick. */
+  private double phase;
+
+  private int nextSlot;
+  private long lastTickNanos;
+
   ScrapeLoop(Vertx vertx, SeriesStore store, TelemetryOptions options, LongSupplier clock) {
     this(vertx, store, options, clock, TargetLimits.STANDARD);
   }
@@ -60,7 +66,29 @@ final class ScrapeLoop implements AutoCloseable {
       TelemetryOptions options,
       LongSupplier clock,
       TargetLimits limits) {
+    this(
+        vertx,
+        store,
+        options,
+        clock,
+        limits,
+        new ScrapePacer(
+            options.scrapeIntervalMillis(),
+            options.scrapeTimeoutMillis(),
+            options.maxStretchedIntervalMillis(),
+            new CpuBusy(),
+            clock));
+  }
+
+  ScrapeLoop(
+      Vertx vertx,
+      SeriesStore store,
+      TelemetryOptions options,
+      LongSupplier clock,
+      TargetLimits limits,
+      ScrapePacer pacer) {
     this.vertx = vertx;
+    this.pacer = pacer;
     this.limits = limits;
     this.store = store;
     this.options = options;
@@ -88,14 +116,35 @@ final class ScrapeLoop implements AutoCloseable {
   /**
    * Starts scraping every target once per interval. The targets are spread over the interval, each
    * in a slot fixed by its URL (as Prometheus spreads them), so that thousands of targets do not
-   * all start at the same tick and time out behind each other.
+   * all start at the same tick and time out behind each other. While the {@link ScrapePacer} sheds
+   * load the slots come round more slowly: every target's interval stretches evenly.
    */
   void start() {
     long tick = Math.max(1, options.scrapeIntervalMillis() / SLOTS);
-    AtomicLong ticks = new AtomicLong();
-    timer =
-        vertx.setPeriodic(
-            tick, id -> scrapeSlot((int) Math.floorMod(ticks.getAndIncrement(), (long) SLOTS)));
+    timer = vertx.setPeriodic(tick, id -> tick(tick));
+  }
+
+  /** One tick of the scrape timer: starts the slots due, ending a round after the last slot. */
+  void tick(long tickMillis) {
+    long now = System.nanoTime();
+    if (lastTickNanos != 0) {
+      pacer.late(Math.max(0, (now - lastTickNanos) / 1_000_000 - tickMillis));
+    }
+    lastTickNanos = now;
+    phase += 1.0 / pacer.stretch();
+    while (phase >= 1.0) {
+      phase -= 1.0;
+      scrapeSlot(nextSlot);
+      nextSlot = nextSlot + 1 == SLOTS ? 0 : nextSlot + 1;
+      if (nextSlot == 0) {
+        pacer.endRound();
+      }
+    }
+  }
+
+  /** Returns what load shedding is doing. */
+  ScrapePacer.Report pacing() {
+    return pacer.report();
   }
 
   /** Scrapes the targets whose slot is {@code slot}. */
@@ -123,16 +172,7 @@ final class ScrapeLoop implements AutoCloseable {
           scraper != null
               ? scraper
               : new TargetScraper(
-                  target,
-                  store,
-                  vertx,
-                  client,
-                  parsers,
-                  buffers,
-                  options.scrapeTimeoutMillis(),
-                  clock,
-                  limits,
-                  scrapeLog));
+                  target, store, vertx, client, parsers, buffers, pacer, clock, limits, scrapeLog));
     }
     scrapers = Map.copyOf(next);
   }

@@ -47,7 +47,7 @@ final class TargetScraper {
   private final HttpClient client;
   private final WorkerExecutor parsers;
   private final PageBuffers buffers;
-  private final long timeoutMillis;
+  private final ScrapePacer pacer;
   private final LongSupplier clock;
   private final ExpositionParser parser = new ExpositionParser();
   private final DcgmSampleFiler filer;
@@ -69,7 +69,7 @@ final class TargetScraper {
       HttpClient client,
       WorkerExecutor parsers,
       PageBuffers buffers,
-      long timeoutMillis,
+      ScrapePacer pacer,
       LongSupplier clock,
       TargetLimits limits,
       ScrapeLog scrapeLog) {
@@ -79,7 +79,7 @@ final class TargetScraper {
     this.client = client;
     this.parsers = parsers;
     this.buffers = buffers;
-    this.timeoutMillis = timeoutMillis;
+    this.pacer = pacer;
     this.clock = clock;
     this.filer = new DcgmSampleFiler(store, target, limits);
     this.status = new TargetStatus(target, Health.UNKNOWN, "", null, 0, 0, "");
@@ -99,8 +99,11 @@ final class TargetScraper {
    */
   Future<TargetStatus> scrape() {
     long startNanos = System.nanoTime();
+    long timeoutMillis = pacer.timeoutMillis();
     if (!inFlight.compareAndSet(false, true)) {
       if (startNanos - startedNanos < STUCK_AFTER_TIMEOUTS * timeoutMillis * 1_000_000L) {
+        pacer.started();
+        pacer.missed();
         return Future.succeededFuture(status);
       }
       // A scrape that outlived its timeout this long lost its completion (an error thrown where
@@ -113,11 +116,23 @@ final class TargetScraper {
           STUCK_AFTER_TIMEOUTS);
     }
     startedNanos = startNanos;
+    pacer.started();
     long scrapeMillis = clock.getAsLong();
+    boolean wasUp = status.health() == Health.UP;
     Future<ParseSummary> scraped;
     try {
       scraped =
-          fetch().compose(page -> parsers.executeBlocking(() -> ingest(page, scrapeMillis), false));
+          fetch(timeoutMillis, wasUp)
+              .compose(
+                  page -> {
+                    long queued = System.nanoTime();
+                    return parsers.executeBlocking(
+                        () -> {
+                          pacer.waited((System.nanoTime() - queued) / 1_000_000);
+                          return ingest(page, scrapeMillis);
+                        },
+                        false);
+                  });
     } catch (RuntimeException | Error e) {
       // An Error here is most likely an OutOfMemoryError: fail this scrape, keep the target.
       scraped = Future.failedFuture(e);
@@ -139,7 +154,7 @@ final class TargetScraper {
             TargetStatus next =
                 result.succeeded()
                     ? up(result.result(), scrapeMillis, micros)
-                    : down(result.cause(), scrapeMillis, micros);
+                    : down(result.cause(), scrapeMillis, micros, timeoutMillis);
             status = next;
             return Future.succeededFuture(next);
           } finally {
@@ -148,7 +163,11 @@ final class TargetScraper {
         });
   }
 
-  private Future<Page> fetch() {
+  /**
+   * Fetches the page within {@code timeoutMillis}; a timeout of a target that answered its previous
+   * scrape ({@code wasUp}) counts as a missed scrape for the pacer.
+   */
+  private Future<Page> fetch(long timeoutMillis, boolean wasUp) {
     RequestOptions options =
         new RequestOptions()
             .setMethod(HttpMethod.GET)
@@ -168,6 +187,9 @@ final class TargetScraper {
               if (page.tryFail(
                   new ScrapeException(
                       ScrapeFailureText.timeout(target, expectedNode(), timeoutMillis)))) {
+                if (wasUp) {
+                  pacer.missed();
+                }
                 HttpClientRequest started = request.get();
                 if (started != null) {
                   started.reset();
@@ -307,7 +329,7 @@ final class TargetScraper {
     return droppedForLimits;
   }
 
-  private TargetStatus down(Throwable failure, long scrapeMillis, long micros) {
+  private TargetStatus down(Throwable failure, long scrapeMillis, long micros, long timeoutMillis) {
     String message = ScrapeFailureText.describe(failure, target, expectedNode(), timeoutMillis);
     if (!message.equals(loggedProblem)) {
       scrapeLog.log(Level.WARNING, "Scrape of {0} failed: {1}", target.url(), message);

@@ -35,6 +35,17 @@ public @interface TelemetryConfig {
   long scrapeTimeoutMillis() default 800;
 
   @AttributeDefinition(
+      name = "Longest stretched interval (ms)",
+      description =
+          "When the appliance cannot keep up (its CPUs taken by other work, or a fleet larger than"
+              + " the machine), telemetry stretches every target's scrape interval evenly, up to"
+              + " this, instead of missing scrapes at random, and returns to the scrape interval by"
+              + " itself. 0 is four times the scrape interval; equal to the scrape interval turns"
+              + " load shedding off.",
+      min = "0")
+  long maxStretchedIntervalMillis() default 0;
+
+  @AttributeDefinition(
       name = "Retention (samples)",
       description =
           "How many of the newest samples are kept per series (600 at one scrape a second is ten"

@@ -14,10 +14,10 @@ import java.util.Map;
  * Telemetry's report of itself as the {@code telemetry} subsystem: DOWN when nothing can be seen
  * (no target answers, scraping has stopped, or the targets file is broken with no target left),
  * DEGRADED when telemetry itself sees less than it should (samples dropped for a limit, the series
- * budget spent, no target listed, or half the targets or more down at once, which points at the
- * appliance's network rather than at the nodes), UP otherwise; with what to do and the gauges
- * behind it. A few targets down are the nodes' problem, reported as their own findings
- * (telemetry-stale), and counted here. Thread-safe.
+ * budget spent, no target listed, load shed by stretching the scrape interval, or half the targets
+ * or more down at once, which points at the appliance's network rather than at the nodes), UP
+ * otherwise; with what to do and the gauges behind it. A few targets down are the nodes' problem,
+ * reported as their own findings (telemetry-stale), and counted here. Thread-safe.
  */
 final class TelemetryHealth {
   static final String SUBSYSTEM = "telemetry";
@@ -39,7 +39,8 @@ final class TelemetryHealth {
       String fileProblem,
       SeriesBudget budget,
       int nodes,
-      long droppedForLimits) {
+      long droppedForLimits,
+      ScrapePacer.Report pacing) {
     Instant now = clock.instant();
     int down = 0;
     int limited = 0;
@@ -66,6 +67,16 @@ final class TelemetryHealth {
     m.put("bulwark_telemetry_series_limit", (double) budget.limit());
     m.put("bulwark_telemetry_nodes", (double) nodes);
     m.put("bulwark_telemetry_samples_dropped", (double) droppedForLimits);
+    m.put("bulwark_telemetry_scrape_interval_seconds", pacing.intervalMillis() / 1000.0);
+    m.put(
+        "bulwark_telemetry_scrape_interval_configured_seconds",
+        pacing.configuredIntervalMillis() / 1000.0);
+    m.put("bulwark_telemetry_load_shedding", pacing.shedding() ? 1.0 : 0.0);
+    m.put("bulwark_telemetry_scrapes_missed_ratio", pacing.lastRound().missedShare());
+    if (!Double.isNaN(pacing.lastRound().cpuBusy())) {
+      m.put("bulwark_telemetry_cpu_busy_ratio", pacing.lastRound().cpuBusy());
+    }
+    m.put("bulwark_telemetry_overloaded_rounds_total", (double) pacing.overloadedRounds());
 
     long stalledAfter = Math.max(30_000, 10 * options.scrapeIntervalMillis());
     SubsystemState next;
@@ -113,6 +124,20 @@ final class TelemetryHealth {
       action =
           "Remove nodes you no longer have (Fleet page), fix exporters that invent series, or raise"
               + " the heap (-Xmx) or maxSeries (PID io.bulwark.telemetry)";
+    } else if (pacing.shedding()) {
+      next = SubsystemState.DEGRADED;
+      summary =
+          String.format(
+              Locale.ROOT,
+              "shedding load: every target is scraped every %.1f s instead of %.1f s, because the"
+                  + " appliance could not keep up (%s); detectors evaluate at the same pace",
+              pacing.intervalMillis() / 1000.0,
+              pacing.configuredIntervalMillis() / 1000.0,
+              pacing.lastOverloaded().describe());
+      action =
+          "Find what else takes the appliance's CPUs (a backup, an update's verification, another"
+              + " service) or give it a smaller fleet; telemetry returns to the scrape interval by"
+              + " itself once there is room";
     } else if (2 * down >= targets.size() || limited > 0) {
       next = SubsystemState.DEGRADED;
       TargetStatus example = limited > 0 ? firstLimited : firstDown;

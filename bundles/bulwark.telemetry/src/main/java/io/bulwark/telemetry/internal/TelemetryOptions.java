@@ -9,12 +9,33 @@ import java.nio.file.Path;
  * activation instead of scraping badly.
  */
 record TelemetryOptions(
-    Path fileSd, long scrapeIntervalMillis, long scrapeTimeoutMillis, int retentionSamples) {
+    Path fileSd,
+    long scrapeIntervalMillis,
+    long scrapeTimeoutMillis,
+    int retentionSamples,
+    long maxStretchedIntervalMillis) {
   /** The configuration PID of telemetry. */
   public static final String PID = "io.bulwark.telemetry";
 
   /** The smallest retention accepted. */
   public static final int MIN_RETENTION = 10;
+
+  /**
+   * How many times the scrape interval load shedding may stretch it to when no longest interval is
+   * given.
+   */
+  public static final int DEFAULT_MAX_STRETCH = 4;
+
+  /** Options with load shedding up to {@link #DEFAULT_MAX_STRETCH} times the interval. */
+  TelemetryOptions(
+      Path fileSd, long scrapeIntervalMillis, long scrapeTimeoutMillis, int retentionSamples) {
+    this(
+        fileSd,
+        scrapeIntervalMillis,
+        scrapeTimeoutMillis,
+        retentionSamples,
+        DEFAULT_MAX_STRETCH * scrapeIntervalMillis);
+  }
 
   /**
    * @throws IllegalArgumentException if a value is out of range; the message names the property and
@@ -42,6 +63,14 @@ record TelemetryOptions(
       throw new IllegalArgumentException(
           "retentionSamples must be at least " + MIN_RETENTION + ", got " + retentionSamples);
     }
+    if (maxStretchedIntervalMillis < scrapeIntervalMillis
+        || maxStretchedIntervalMillis > 60 * scrapeIntervalMillis) {
+      throw new IllegalArgumentException(
+          "maxStretchedIntervalMillis must be between scrapeIntervalMillis ("
+              + scrapeIntervalMillis
+              + ", no load shedding) and 60 times it, got "
+              + maxStretchedIntervalMillis);
+    }
   }
 
   /**
@@ -67,6 +96,9 @@ record TelemetryOptions(
         path,
         config.scrapeIntervalMillis(),
         config.scrapeTimeoutMillis(),
-        config.retentionSamples());
+        config.retentionSamples(),
+        config.maxStretchedIntervalMillis() == 0
+            ? DEFAULT_MAX_STRETCH * config.scrapeIntervalMillis()
+            : config.maxStretchedIntervalMillis());
   }
 }

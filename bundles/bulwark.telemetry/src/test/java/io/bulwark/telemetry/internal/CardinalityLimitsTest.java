@@ -132,7 +132,13 @@ class CardinalityLimitsTest {
         new TelemetryHealth(
                 new TelemetryOptions(Path.of("targets.json"), 1000, 800, 10),
                 Clock.fixed(Instant.ofEpochMilli(clock.get()), ZoneOffset.UTC))
-            .status(statuses, "", store.budget(), store.nodeCount(), loop.droppedForLimits());
+            .status(
+                statuses,
+                "",
+                store.budget(),
+                store.nodeCount(),
+                loop.droppedForLimits(),
+                loop.pacing());
     assertThat(health.state()).isEqualTo(SubsystemState.DEGRADED);
     assertThat(health.summary()).contains("2 over their limits");
     assertThat(health.measurements()).containsEntry("bulwark_telemetry_targets_limited", 2.0);

@@ -25,35 +25,38 @@ class TelemetryHealthTest {
           Clock.fixed(NOW, ZoneOffset.UTC));
   private final SeriesBudget budget = new SeriesBudget(1000);
 
+  /** Load shedding at rest: every target at the configured interval. */
+  private static final ScrapePacer.Report STEADY = pacer(0.0).report();
+
   @Test
   void noTargetMeansNothingIsWatched() {
-    SubsystemStatus s = health.status(List.of(), "", budget, 0, 0);
+    SubsystemStatus s = health.status(List.of(), "", budget, 0, 0, STEADY);
     assertThat(s.state()).isEqualTo(SubsystemState.DEGRADED);
     assertThat(s.summary()).contains("no GPU is watched");
     assertThat(s.action()).contains("/etc/bulwark/targets.json");
 
-    SubsystemStatus broken = health.status(List.of(), "not a JSON array", budget, 0, 0);
+    SubsystemStatus broken = health.status(List.of(), "not a JSON array", budget, 0, 0, STEADY);
     assertThat(broken.state()).isEqualTo(SubsystemState.DOWN);
     assertThat(broken.summary()).contains("not a JSON array");
   }
 
   @Test
   void aFewTargetsDownAreTheNodesProblemHalfOrMoreAreTelemetrysAndAllAreDown() {
-    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0).state())
+    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0, STEADY).state())
         .isEqualTo(SubsystemState.UP);
-    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0).summary())
+    assertThat(health.status(targets(4, 1, 0), "", budget, 4, 0, STEADY).summary())
         .startsWith("3 of 4 target(s) scraped");
-    SubsystemStatus half = health.status(targets(4, 2, 0), "", budget, 4, 0);
+    SubsystemStatus half = health.status(targets(4, 2, 0), "", budget, 4, 0, STEADY);
     assertThat(half.state()).isEqualTo(SubsystemState.DEGRADED);
     assertThat(half.summary()).contains("2 of 4 target(s) down");
-    SubsystemStatus all = health.status(targets(3, 3, 0), "", budget, 3, 0);
+    SubsystemStatus all = health.status(targets(3, 3, 0), "", budget, 3, 0, STEADY);
     assertThat(all.state()).isEqualTo(SubsystemState.DOWN);
     assertThat(all.summary()).contains("none of the 3 target(s) answers").contains("refused");
   }
 
   @Test
   void samplesDroppedForALimitOrASpentBudgetDegradeTelemetry() {
-    SubsystemStatus limited = health.status(targets(4, 0, 1), "", budget, 4, 17);
+    SubsystemStatus limited = health.status(targets(4, 0, 1), "", budget, 4, 17, STEADY);
     assertThat(limited.state()).isEqualTo(SubsystemState.DEGRADED);
     assertThat(limited.summary()).contains("1 over their limits").contains("maxNodesPerTarget");
     assertThat(limited.measurements()).containsEntry("bulwark_telemetry_samples_dropped", 17.0);
@@ -61,7 +64,7 @@ class TelemetryHealthTest {
     for (int i = 0; i < 1000; i++) {
       budget.reserve();
     }
-    SubsystemStatus spent = health.status(targets(4, 0, 0), "", budget, 4, 0);
+    SubsystemStatus spent = health.status(targets(4, 0, 0), "", budget, 4, 0, STEADY);
     assertThat(spent.state()).isEqualTo(SubsystemState.DEGRADED);
     assertThat(spent.summary()).contains("all this heap allows");
     assertThat(spent.action()).contains("-Xmx");
@@ -75,9 +78,49 @@ class TelemetryHealthTest {
           new TargetStatus(
               t.target(), t.health(), t.node(), NOW.minusSeconds(45), 1000, 10, t.lastError()));
     }
-    SubsystemStatus s = health.status(stale, "", budget, 2, 0);
+    SubsystemStatus s = health.status(stale, "", budget, 2, 0, STEADY);
     assertThat(s.state()).isEqualTo(SubsystemState.DOWN);
     assertThat(s.summary()).contains("scraping has stopped").contains("45 s");
+  }
+
+  @Test
+  void sheddingLoadDegradesTelemetrySayingWhyAndWhatToDo() {
+    ScrapePacer pacer = pacer(0.99);
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 100; i++) {
+        pacer.started();
+      }
+      for (int i = 0; i < 7; i++) {
+        pacer.missed();
+      }
+      pacer.endRound();
+    }
+
+    SubsystemStatus s = health.status(targets(4, 0, 0), "", budget, 4, 0, pacer.report());
+
+    assertThat(s.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(s.summary())
+        .contains("shedding load: every target is scraped every 2.0 s instead of 1.0 s")
+        .contains("7 of 100 scrapes missed (7.0%)")
+        .contains("CPUs 99% busy");
+    assertThat(s.action()).contains("returns to the scrape interval by itself");
+    assertThat(s.measurements())
+        .containsEntry("bulwark_telemetry_load_shedding", 1.0)
+        .containsEntry("bulwark_telemetry_scrape_interval_seconds", 1.953)
+        .containsEntry("bulwark_telemetry_scrape_interval_configured_seconds", 1.0)
+        .containsEntry("bulwark_telemetry_scrapes_missed_ratio", 0.07)
+        .containsEntry("bulwark_telemetry_cpu_busy_ratio", 0.99)
+        .containsEntry("bulwark_telemetry_overloaded_rounds_total", 3.0);
+
+    SubsystemStatus steady = health.status(targets(4, 0, 0), "", budget, 4, 0, STEADY);
+    assertThat(steady.state()).isEqualTo(SubsystemState.UP);
+    assertThat(steady.measurements())
+        .containsEntry("bulwark_telemetry_load_shedding", 0.0)
+        .containsEntry("bulwark_telemetry_scrape_interval_seconds", 1.0);
+  }
+
+  private static ScrapePacer pacer(double cpu) {
+    return new ScrapePacer(1000, 800, 4000, () -> cpu, NOW::toEpochMilli);
   }
 
   /** Returns {@code n} targets scraped now, the first {@code down} down, the next limited. */

@@ -26,6 +26,28 @@ class TelemetryOptionsTest {
       String rollupFolder,
       int rollupRetentionDays,
       int rollupFlushMinutes) {
+    return config(
+        fileSd,
+        interval,
+        timeout,
+        retention,
+        rollupHours,
+        rollupFolder,
+        rollupRetentionDays,
+        rollupFlushMinutes,
+        0);
+  }
+
+  static TelemetryConfig config(
+      String fileSd,
+      long interval,
+      long timeout,
+      int retention,
+      int rollupHours,
+      String rollupFolder,
+      int rollupRetentionDays,
+      int rollupFlushMinutes,
+      long maxStretched) {
     return new TelemetryConfig() {
       @Override
       public Class<? extends Annotation> annotationType() {
@@ -91,6 +113,11 @@ class TelemetryOptionsTest {
       public int maxSeries() {
         return 0;
       }
+
+      @Override
+      public long maxStretchedIntervalMillis() {
+        return maxStretched;
+      }
     };
   }
 
@@ -101,6 +128,25 @@ class TelemetryOptionsTest {
 
     assertThat(options)
         .isEqualTo(new TelemetryOptions(Path.of("data/sim-targets.json"), 1000, 800, 600));
+    assertThat(options.maxStretchedIntervalMillis()).isEqualTo(4000);
+  }
+
+  @Test
+  void loadSheddingStretchesUpToTheLongestIntervalGivenAndEqualToTheIntervalIsOff() {
+    assertThat(
+            TelemetryOptions.from(config("t.json", 1000, 800, 600, 1, "", 7, 1, 2500))
+                .maxStretchedIntervalMillis())
+        .isEqualTo(2500);
+    assertThat(
+            TelemetryOptions.from(config("t.json", 1000, 800, 600, 1, "", 7, 1, 1000))
+                .maxStretchedIntervalMillis())
+        .isEqualTo(1000);
+    assertThatThrownBy(
+            () -> TelemetryOptions.from(config("t.json", 1000, 800, 600, 1, "", 7, 1, 999)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "maxStretchedIntervalMillis must be between scrapeIntervalMillis (1000, no load"
+                + " shedding) and 60 times it, got 999");
   }
 
   @ParameterizedTest
