@@ -92,7 +92,8 @@ public final class FleetSimulator {
             options.nodePrefix(),
             options.seed(),
             clock.millis(),
-            faults);
+            faults,
+            options.fields().metrics());
     Router router = Router.router(vertx);
     java.util.concurrent.atomic.AtomicReference<SimulatedBmcs> bmcs =
         new java.util.concurrent.atomic.AtomicReference<>();

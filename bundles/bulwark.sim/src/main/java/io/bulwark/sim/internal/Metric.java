@@ -4,69 +4,85 @@ import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.lib.exposition.DcgmFieldInfo;
 
 /**
- * The dcgm-exporter fields the simulator serves; their Prometheus type, help text and number format
- * come from {@link DcgmFieldInfo}, shared by every page Bulwark serves.
+ * The dcgm-exporter fields the simulator models; their Prometheus type, help text and number format
+ * come from {@link DcgmFieldInfo}, shared by every page Bulwark serves. A node serves those of
+ * Bulwark's counters file ({@link #COUNTERS_FILE}, what dcgm-exporter started with that file
+ * serves), or all of them.
  */
 enum Metric {
-  SM_CLOCK(DcgmField.SM_CLOCK),
-  MEM_CLOCK(DcgmField.MEM_CLOCK),
-  MAX_SM_CLOCK(DcgmField.MAX_SM_CLOCK),
-  MAX_MEM_CLOCK(DcgmField.MAX_MEM_CLOCK),
-  MEMORY_TEMP(DcgmField.MEMORY_TEMP),
-  GPU_TEMP(DcgmField.GPU_TEMP),
-  SLOWDOWN_TEMP(DcgmField.SLOWDOWN_TEMP),
-  SHUTDOWN_TEMP(DcgmField.SHUTDOWN_TEMP),
-  GPU_MAX_OP_TEMP(DcgmField.GPU_MAX_OP_TEMP),
-  POWER_USAGE(DcgmField.POWER_USAGE),
-  POWER_LIMIT(DcgmField.POWER_LIMIT),
-  ENFORCED_POWER_LIMIT(DcgmField.ENFORCED_POWER_LIMIT),
-  TOTAL_ENERGY(DcgmField.TOTAL_ENERGY),
-  POWER_VIOLATION(DcgmField.POWER_VIOLATION),
-  THERMAL_VIOLATION(DcgmField.THERMAL_VIOLATION),
-  PCIE_REPLAY(DcgmField.PCIE_REPLAY_COUNTER),
-  PCIE_LINK_GEN(DcgmField.PCIE_LINK_GEN),
-  PCIE_LINK_WIDTH(DcgmField.PCIE_LINK_WIDTH),
-  PCIE_MAX_LINK_GEN(DcgmField.PCIE_MAX_LINK_GEN),
-  PCIE_MAX_LINK_WIDTH(DcgmField.PCIE_MAX_LINK_WIDTH),
-  GPU_UTIL(DcgmField.GPU_UTIL),
-  MEM_COPY_UTIL(DcgmField.MEM_COPY_UTIL),
-  XID_ERRORS(DcgmField.XID_ERRORS),
-  CLOCK_EVENTS(DcgmField.CLOCKS_EVENT_REASONS),
-  FB_FREE(DcgmField.FB_FREE),
-  FB_USED(DcgmField.FB_USED),
-  ECC_SBE_VOL(DcgmField.ECC_SBE_VOL_TOTAL),
-  ECC_DBE_VOL(DcgmField.ECC_DBE_VOL_TOTAL),
-  ECC_SBE_AGG(DcgmField.ECC_SBE_AGG_TOTAL),
-  ECC_DBE_AGG(DcgmField.ECC_DBE_AGG_TOTAL),
-  RETIRED_SBE(DcgmField.RETIRED_SBE),
-  RETIRED_DBE(DcgmField.RETIRED_DBE),
-  RETIRED_PENDING(DcgmField.RETIRED_PENDING),
-  NVLINK_CRC_FLIT(DcgmField.NVLINK_CRC_FLIT_ERRORS),
-  NVLINK_CRC_DATA(DcgmField.NVLINK_CRC_DATA_ERRORS),
-  NVLINK_REPLAY(DcgmField.NVLINK_REPLAY_ERRORS),
-  NVLINK_RECOVERY(DcgmField.NVLINK_RECOVERY_ERRORS),
-  NVLINK_BANDWIDTH(DcgmField.NVLINK_BANDWIDTH_TOTAL),
-  UNCORRECTABLE_REMAPPED_ROWS(DcgmField.UNCORRECTABLE_REMAPPED_ROWS),
-  CORRECTABLE_REMAPPED_ROWS(DcgmField.CORRECTABLE_REMAPPED_ROWS),
-  ROW_REMAP_FAILURE(DcgmField.ROW_REMAP_FAILURE),
-  ROW_REMAP_PENDING(DcgmField.ROW_REMAP_PENDING),
-  BANKS_REMAP_MAX(DcgmField.BANKS_REMAP_ROWS_AVAIL_MAX),
-  BANKS_REMAP_HIGH(DcgmField.BANKS_REMAP_ROWS_AVAIL_HIGH),
-  BANKS_REMAP_PARTIAL(DcgmField.BANKS_REMAP_ROWS_AVAIL_PARTIAL),
-  BANKS_REMAP_LOW(DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW),
-  BANKS_REMAP_NONE(DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE),
-  GR_ENGINE_ACTIVE(DcgmField.GR_ENGINE_ACTIVE),
-  SM_ACTIVE(DcgmField.SM_ACTIVE),
-  SM_OCCUPANCY(DcgmField.SM_OCCUPANCY),
-  TENSOR_ACTIVE(DcgmField.TENSOR_ACTIVE),
-  DRAM_ACTIVE(DcgmField.DRAM_ACTIVE);
+  SM_CLOCK(DcgmField.SM_CLOCK, true),
+  MEM_CLOCK(DcgmField.MEM_CLOCK, false),
+  MAX_SM_CLOCK(DcgmField.MAX_SM_CLOCK, false),
+  MAX_MEM_CLOCK(DcgmField.MAX_MEM_CLOCK, false),
+  MEMORY_TEMP(DcgmField.MEMORY_TEMP, true),
+  GPU_TEMP(DcgmField.GPU_TEMP, true),
+  SLOWDOWN_TEMP(DcgmField.SLOWDOWN_TEMP, true),
+  SHUTDOWN_TEMP(DcgmField.SHUTDOWN_TEMP, false),
+  GPU_MAX_OP_TEMP(DcgmField.GPU_MAX_OP_TEMP, false),
+  POWER_USAGE(DcgmField.POWER_USAGE, true),
+  POWER_LIMIT(DcgmField.POWER_LIMIT, true),
+  ENFORCED_POWER_LIMIT(DcgmField.ENFORCED_POWER_LIMIT, false),
+  TOTAL_ENERGY(DcgmField.TOTAL_ENERGY, false),
+  POWER_VIOLATION(DcgmField.POWER_VIOLATION, true),
+  THERMAL_VIOLATION(DcgmField.THERMAL_VIOLATION, true),
+  PCIE_REPLAY(DcgmField.PCIE_REPLAY_COUNTER, true),
+  PCIE_LINK_GEN(DcgmField.PCIE_LINK_GEN, true),
+  PCIE_LINK_WIDTH(DcgmField.PCIE_LINK_WIDTH, true),
+  PCIE_MAX_LINK_GEN(DcgmField.PCIE_MAX_LINK_GEN, true),
+  PCIE_MAX_LINK_WIDTH(DcgmField.PCIE_MAX_LINK_WIDTH, true),
+  GPU_UTIL(DcgmField.GPU_UTIL, true),
+  MEM_COPY_UTIL(DcgmField.MEM_COPY_UTIL, false),
+  XID_ERRORS(DcgmField.XID_ERRORS, true),
+  CLOCK_EVENTS(DcgmField.CLOCKS_EVENT_REASONS, true),
+  FB_FREE(DcgmField.FB_FREE, false),
+  FB_USED(DcgmField.FB_USED, true),
+  ECC_SBE_VOL(DcgmField.ECC_SBE_VOL_TOTAL, true),
+  ECC_DBE_VOL(DcgmField.ECC_DBE_VOL_TOTAL, true),
+  ECC_SBE_AGG(DcgmField.ECC_SBE_AGG_TOTAL, false),
+  ECC_DBE_AGG(DcgmField.ECC_DBE_AGG_TOTAL, true),
+  RETIRED_SBE(DcgmField.RETIRED_SBE, true),
+  RETIRED_DBE(DcgmField.RETIRED_DBE, true),
+  RETIRED_PENDING(DcgmField.RETIRED_PENDING, true),
+  NVLINK_CRC_FLIT(DcgmField.NVLINK_CRC_FLIT_ERRORS, true),
+  NVLINK_CRC_DATA(DcgmField.NVLINK_CRC_DATA_ERRORS, true),
+  NVLINK_REPLAY(DcgmField.NVLINK_REPLAY_ERRORS, true),
+  NVLINK_RECOVERY(DcgmField.NVLINK_RECOVERY_ERRORS, true),
+  NVLINK_BANDWIDTH(DcgmField.NVLINK_BANDWIDTH_TOTAL, false),
+  UNCORRECTABLE_REMAPPED_ROWS(DcgmField.UNCORRECTABLE_REMAPPED_ROWS, true),
+  CORRECTABLE_REMAPPED_ROWS(DcgmField.CORRECTABLE_REMAPPED_ROWS, true),
+  ROW_REMAP_FAILURE(DcgmField.ROW_REMAP_FAILURE, true),
+  ROW_REMAP_PENDING(DcgmField.ROW_REMAP_PENDING, true),
+  BANKS_REMAP_MAX(DcgmField.BANKS_REMAP_ROWS_AVAIL_MAX, false),
+  BANKS_REMAP_HIGH(DcgmField.BANKS_REMAP_ROWS_AVAIL_HIGH, false),
+  BANKS_REMAP_PARTIAL(DcgmField.BANKS_REMAP_ROWS_AVAIL_PARTIAL, false),
+  BANKS_REMAP_LOW(DcgmField.BANKS_REMAP_ROWS_AVAIL_LOW, true),
+  BANKS_REMAP_NONE(DcgmField.BANKS_REMAP_ROWS_AVAIL_NONE, true),
+  GR_ENGINE_ACTIVE(DcgmField.GR_ENGINE_ACTIVE, false),
+  SM_ACTIVE(DcgmField.SM_ACTIVE, true),
+  SM_OCCUPANCY(DcgmField.SM_OCCUPANCY, false),
+  TENSOR_ACTIVE(DcgmField.TENSOR_ACTIVE, false),
+  DRAM_ACTIVE(DcgmField.DRAM_ACTIVE, false);
 
   static final int COUNT = values().length;
 
-  private final DcgmFieldInfo info;
+  /** The fields Bulwark's counters file asks dcgm-exporter for, in page order. */
+  static final Metric[] COUNTERS_FILE =
+      java.util.Arrays.stream(values()).filter(m -> m.inCountersFile).toArray(Metric[]::new);
 
-  Metric(String field) {
+  private final DcgmFieldInfo info;
+  private final boolean inCountersFile;
+
+  Metric(String field, boolean inCountersFile) {
     this.info = DcgmFieldInfo.of(field);
+    this.inCountersFile = inCountersFile;
+  }
+
+  /**
+   * Returns true if Bulwark reads the field, so that its counters file for dcgm-exporter ({@code
+   * appliance-image/etc/dcgm-exporter/bulwark-counters.csv}) asks for it.
+   */
+  boolean inCountersFile() {
+    return inCountersFile;
   }
 
   /**

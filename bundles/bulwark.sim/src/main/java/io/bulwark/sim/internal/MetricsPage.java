@@ -18,11 +18,16 @@ final class MetricsPage {
    * @param labels the label set of each GPU, without braces
    * @param values the readings of each GPU, indexed by {@link Metric#ordinal()}
    * @param present false for a GPU whose lines are left out
+   * @param served the fields the page holds, in order
    */
   static String render(
-      boolean olderExporter, String[] labels, double[][] values, boolean[] present) {
-    StringBuilder out = new StringBuilder(Metric.COUNT * (120 + labels.length * 220));
-    for (Metric metric : Metric.values()) {
+      boolean olderExporter,
+      String[] labels,
+      double[][] values,
+      boolean[] present,
+      Metric[] served) {
+    StringBuilder out = new StringBuilder(served.length * (120 + labels.length * 220));
+    for (Metric metric : served) {
       String name = metric.field(olderExporter);
       out.append("# HELP ")
           .append(name)

@@ -31,7 +31,9 @@ final class SimulatedFleet {
   private final FaultBook faults;
   private final GpuProfile[][] profiles;
   private final String[][] labels;
+  private final Metric[] served;
 
+  /** A fleet whose nodes serve every field the simulator models. */
   SimulatedFleet(
       int nodeCount,
       int gpusPerNode,
@@ -39,6 +41,19 @@ final class SimulatedFleet {
       long seed,
       long startMillis,
       FaultBook faults) {
+    this(nodeCount, gpusPerNode, nodePrefix, seed, startMillis, faults, Metric.values());
+  }
+
+  /** A fleet whose nodes serve the fields {@code served}, in that order. */
+  SimulatedFleet(
+      int nodeCount,
+      int gpusPerNode,
+      String nodePrefix,
+      long seed,
+      long startMillis,
+      FaultBook faults,
+      Metric[] served) {
+    this.served = served.clone();
     this.gpusPerNode = gpusPerNode;
     this.faults = faults;
     this.model = new GpuModel(new Noise(seed), startMillis);
@@ -122,7 +137,8 @@ final class SimulatedFleet {
         }
       }
     }
-    return Optional.of(MetricsPage.render(runsOlderExporter(n), labels[n], values, present));
+    return Optional.of(
+        MetricsPage.render(runsOlderExporter(n), labels[n], values, present, served));
   }
 
   /**

@@ -55,6 +55,14 @@ public @interface SimulatorConfig {
   String scenario() default "demo";
 
   @AttributeDefinition(
+      name = "Fields",
+      description =
+          "counters: each node serves the fields of Bulwark's counters file for dcgm-exporter"
+              + " (what Bulwark reads); all: every field the simulator models, as an exporter with"
+              + " a wider counters file would.")
+  String fields() default "counters";
+
+  @AttributeDefinition(
       name = "Seed",
       description =
           "Seed of the simulated noise and fault placement; the same seed gives the same fleet.")

@@ -10,6 +10,7 @@ import java.util.Objects;
  *
  * @param fileSd where the Prometheus file_sd targets are written
  * @param bmcs how many of the nodes (the first ones) have a simulated BMC
+ * @param fields which fields each node's page holds
  */
 record SimulatorOptions(
     boolean enabled,
@@ -21,7 +22,8 @@ record SimulatorOptions(
     String nodePrefix,
     Scenario scenario,
     long seed,
-    int bmcs) {
+    int bmcs,
+    FieldSet fields) {
 
   static final int MAX_NODES = 4096;
   static final int MAX_GPUS_PER_NODE = 16;
@@ -32,6 +34,7 @@ record SimulatorOptions(
   SimulatorOptions {
     Objects.requireNonNull(fileSd, "fileSd");
     Objects.requireNonNull(scenario, "scenario");
+    Objects.requireNonNull(fields, "fields");
     if (bindAddress == null || bindAddress.isBlank() || !bindAddress.strip().equals(bindAddress)) {
       throw new IllegalArgumentException(
           "bindAddress must be an address such as 127.0.0.1, was '" + bindAddress + "'");
@@ -74,7 +77,8 @@ record SimulatorOptions(
         config.nodePrefix(),
         Scenario.parse(config.scenario()),
         config.seed(),
-        config.bmcs());
+        config.bmcs(),
+        FieldSet.parse(config.fields()));
   }
 
   private static Path path(String value) {

@@ -5,18 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
+import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.lib.exposition.DcgmFieldInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * The dcgm-exporter counters file Bulwark ships ({@code appliance-image/etc/dcgm-exporter}) asks
- * the exporter for every field a detector reads, in dcgm-exporter's own format, with the metric
- * type dcgm-exporter gives each field.
+ * the exporter for every field a detector or the node page's charts read, and for no other, in
+ * dcgm-exporter's own format, with the metric type dcgm-exporter gives each field; the simulator
+ * serves the same fields by default.
  */
 class CountersFileTest {
   private static final Path FILE =
@@ -47,6 +51,30 @@ class CountersFileTest {
     assertThat(types).isNotEmpty();
     types.forEach(
         (name, type) -> assertThat(type).as(name).isEqualTo(DcgmFieldInfo.of(name).type()));
+  }
+
+  /** The fields the node page charts (NodesResource's chart metrics, node.js). */
+  static final Set<String> CHARTED =
+      Set.of(
+          DcgmField.GPU_UTIL,
+          DcgmField.GPU_TEMP,
+          DcgmField.MEMORY_TEMP,
+          DcgmField.SM_CLOCK,
+          DcgmField.POWER_USAGE,
+          DcgmField.FB_USED);
+
+  /**
+   * The simulator serves exactly the file's fields by default; that each of them is read is shown
+   * by DetectorsOverSimulatedFleetTest, which finds every kind of fault over such nodes.
+   */
+  @Test
+  void theSimulatorServesExactlyTheFieldsAskedFor() throws Exception {
+    Set<String> asked = fields().keySet();
+    assertThat(asked).hasSize(34).containsAll(CHARTED);
+    assertThat(Arrays.stream(Metric.COUNTERS_FILE).map(m -> m.field(false)))
+        .containsExactlyInAnyOrderElementsOf(asked);
+    assertThat(FieldSet.parse("counters").metrics()).containsExactly(Metric.COUNTERS_FILE);
+    assertThat(FieldSet.parse("all").metrics()).hasSize(Metric.COUNT);
   }
 
   @Test

@@ -40,6 +40,7 @@ import io.bulwark.testing.TypedConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -87,6 +88,11 @@ final class DetectorRun {
 
   List<Detector> detectors() {
     return detectors;
+  }
+
+  /** Returns every metric a detector read during the run. */
+  Set<String> metricsRead() {
+    return telemetry.asked();
   }
 
   /**

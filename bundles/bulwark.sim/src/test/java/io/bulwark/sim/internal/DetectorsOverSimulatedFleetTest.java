@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.bulwark.api.health.Detector;
 import io.bulwark.api.health.FindingKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,10 +29,15 @@ class DetectorsOverSimulatedFleetTest {
         .containsExactlyInAnyOrderElementsOf(FindingKind.BUILT_IN);
   }
 
+  /**
+   * Over nodes that serve only the fields of Bulwark's counters file, every kind of fault is still
+   * found, and every field the file asks for is read by a detector or charted on the node page.
+   */
   @Test
   void everyFaultKindRaisesItsFindingAndNothingElseDoes() {
     FaultBook faults = new FaultBook();
-    SimulatedFleet fleet = new SimulatedFleet(20, 8, "gpu-node-", 7, START, faults);
+    SimulatedFleet fleet =
+        new SimulatedFleet(20, 8, "gpu-node-", 7, START, faults, Metric.COUNTERS_FILE);
     List<Fault> injected = new ArrayList<>();
     int seconds = 140;
     DetectorRun run = new DetectorRun(fleet, seconds);
@@ -54,6 +62,11 @@ class DetectorsOverSimulatedFleetTest {
 
     assertThat(injected).hasSize(FaultKind.values().length);
     assertRaisedExactly(run, injected);
+    Set<String> read = new TreeSet<>(run.metricsRead());
+    read.addAll(CountersFileTest.CHARTED);
+    assertThat(read)
+        .as("read by a detector or charted")
+        .containsAll(Arrays.stream(Metric.COUNTERS_FILE).map(m -> m.field(false)).toList());
   }
 
   @Test

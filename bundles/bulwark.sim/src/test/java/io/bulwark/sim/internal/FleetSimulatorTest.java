@@ -316,7 +316,8 @@ class FleetSimulatorTest {
         "gpu-node-",
         scenario,
         42,
-        0);
+        0,
+        FieldSet.COUNTERS);
   }
 
   private String url(String path) {

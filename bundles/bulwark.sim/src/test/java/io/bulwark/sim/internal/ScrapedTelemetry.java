@@ -29,6 +29,8 @@ import java.util.TreeSet;
  * one, never forgets a GPU. For tests that run the real detectors over the simulator.
  */
 final class ScrapedTelemetry implements TelemetryQuery {
+  private final Set<String> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final int capacity;
   private final Map<NodeId, Map<String, Series[]>> series = new TreeMap<>();
   private final Map<NodeId, List<Gpu>> reported = new TreeMap<>();
@@ -113,14 +115,21 @@ final class ScrapedTelemetry implements TelemetryQuery {
     return new TreeSet<>(series.getOrDefault(node, Map.of()).keySet());
   }
 
+  /** Returns every metric a reader asked for a window, latest sample or roll-up of. */
+  Set<String> asked() {
+    return new TreeSet<>(asked);
+  }
+
   @Override
   public SampleWindow window(SeriesId id, long fromMillis) {
+    asked.add(id.metric());
     Series s = find(id);
     return s == null ? SampleWindow.empty() : s.from(fromMillis);
   }
 
   @Override
   public Sample latest(SeriesId id) {
+    asked.add(id.metric());
     Series s = find(id);
     return s == null || s.size == 0 ? null : new Sample(s.times[s.size - 1], s.values[s.size - 1]);
   }
