@@ -78,6 +78,11 @@ class TftpServerTest {
 
     assertThat(p.exitValue()).as(log).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(content);
+    // curl exits once it has sent the last acknowledgement: the server may take it a moment later.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (server.completed.sum() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     assertThat(server.completed.sum()).isEqualTo(1);
   }
 
