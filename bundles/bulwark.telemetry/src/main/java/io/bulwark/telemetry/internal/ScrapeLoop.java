@@ -37,6 +37,7 @@ final class ScrapeLoop implements AutoCloseable {
   private final ScrapeLog scrapeLog;
   private final ScrapePacer pacer;
   private volatile Map<ScrapeTarget, TargetScraper> scrapers = Map.of();
+  private volatile TargetScraper[][] bySlot = emptySlots();
 
   /** How many slots one scrape interval is divided into. */
   static final int SLOTS = 20;
@@ -50,7 +51,10 @@ final class ScrapeLoop implements AutoCloseable {
 
   private volatile long timer = -1;
 
-  /** Slots still to start in the current tick, as a fraction: 1/stretch is added each tick. */
+  /**
+   * Slots due and not yet started, as a fraction: each tick adds the time since the previous one
+   * over the (stretched) time of a slot.
+   */
   private double phase;
 
   private int nextSlot;
@@ -124,14 +128,23 @@ final class ScrapeLoop implements AutoCloseable {
     timer = vertx.setPeriodic(tick, id -> tick(tick));
   }
 
-  /** One tick of the scrape timer: starts the slots due, ending a round after the last slot. */
+  /**
+   * One tick of the scrape timer: starts the slots due by the clock (a tick that comes late starts
+   * the slots it missed, so the interval holds however busy the event loop is), ending a round
+   * after the last slot. A stall longer than a round starts one round, not the rounds missed.
+   */
   void tick(long tickMillis) {
     long now = System.nanoTime();
-    if (lastTickNanos != 0) {
-      pacer.late(Math.max(0, (now - lastTickNanos) / 1_000_000 - tickMillis));
+    if (lastTickNanos == 0) {
+      lastTickNanos = now;
+      phase = 1.0;
+    } else {
+      long elapsed = now - lastTickNanos;
+      lastTickNanos = now;
+      pacer.late(Math.max(0, elapsed / 1_000_000 - tickMillis));
+      phase += elapsed / (tickMillis * 1_000_000.0 * pacer.stretch());
+      phase = Math.min(phase, SLOTS);
     }
-    lastTickNanos = now;
-    phase += 1.0 / pacer.stretch();
     while (phase >= 1.0) {
       phase -= 1.0;
       scrapeSlot(nextSlot);
@@ -149,10 +162,8 @@ final class ScrapeLoop implements AutoCloseable {
 
   /** Scrapes the targets whose slot is {@code slot}. */
   void scrapeSlot(int slot) {
-    for (TargetScraper scraper : scrapers.values()) {
-      if (slotOf(scraper.target()) == slot) {
-        scraper.scrape();
-      }
+    for (TargetScraper scraper : bySlot[slot]) {
+      scraper.scrape();
     }
   }
 
@@ -174,7 +185,23 @@ final class ScrapeLoop implements AutoCloseable {
               : new TargetScraper(
                   target, store, vertx, client, parsers, buffers, pacer, clock, limits, scrapeLog));
     }
+    List<List<TargetScraper>> slots = new ArrayList<>();
+    for (int i = 0; i < SLOTS; i++) {
+      slots.add(new ArrayList<>());
+    }
+    next.forEach((target, scraper) -> slots.get(slotOf(target)).add(scraper));
+    TargetScraper[][] grouped = new TargetScraper[SLOTS][];
+    for (int i = 0; i < SLOTS; i++) {
+      grouped[i] = slots.get(i).toArray(new TargetScraper[0]);
+    }
     scrapers = Map.copyOf(next);
+    bySlot = grouped;
+  }
+
+  private static TargetScraper[][] emptySlots() {
+    TargetScraper[][] none = new TargetScraper[SLOTS][];
+    java.util.Arrays.fill(none, new TargetScraper[0]);
+    return none;
   }
 
   /**

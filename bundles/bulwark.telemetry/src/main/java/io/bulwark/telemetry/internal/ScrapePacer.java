@@ -17,17 +17,18 @@ import java.util.function.LongSupplier;
  *
  * <p>A round is one pass over every target at the current interval. It is <em>overloaded</em> when
  * at least {@link #OVERLOADED_MISSES} of its scrapes were missed (a target that answered its
- * previous scrape timed out, or a scrape could not start because the previous one had not ended)
- * while the appliance itself was the bottleneck: the machine's CPUs {@link #BUSY_CPU} busy or more,
- * or pages waiting for a parsing worker, or the scrape timer firing, a quarter of the interval
- * late. Targets that stay down do not count: a dead rack is not load. An overloaded round stretches
- * the interval by {@link #GROWTH}, up to the maximum. A round is <em>calm</em> when under {@link
- * #CALM_MISSES} were missed and nothing waited. After {@link #CALM_ROUNDS} calm rounds with the
- * CPUs under {@link #ROOMY_CPU} busy, the interval shrinks by {@link #SHRINK} towards the
- * configured one; with the CPUs still busy it shrinks by {@link #PROBE_SHRINK} only after a longer
- * run of calm rounds (a probe), and a probe that brings an overloaded round within {@link
- * #PROBE_SETTLE_ROUNDS} rounds doubles the wait before the next, so that a machine at its limit
- * settles instead of see-sawing.
+ * previous scrape, or has not been heard from yet, timed out; or a scrape could not start because
+ * the previous one had not ended), or {@link #OVERLOADED_TIMEOUTS} of them timed out whatever their
+ * targets did before (a start-up storm: half the fleet is not a dead rack), while the appliance
+ * itself was the bottleneck: the machine's CPUs {@link #BUSY_CPU} busy or more, or pages waiting
+ * for a parsing worker, or the scrape timer firing, a quarter of the interval late. Targets that
+ * stay down do not count: a dead rack is not load. An overloaded round stretches the interval by
+ * {@link #GROWTH}, up to the maximum. A round is <em>calm</em> when under {@link #CALM_MISSES} were
+ * missed and nothing waited. After {@link #CALM_ROUNDS} calm rounds with the CPUs under {@link
+ * #ROOMY_CPU} busy, the interval shrinks by {@link #SHRINK} towards the configured one; with the
+ * CPUs still busy it shrinks by {@link #PROBE_SHRINK} only after a longer run of calm rounds (a
+ * probe), and a probe that brings an overloaded round within {@link #PROBE_SETTLE_ROUNDS} rounds
+ * doubles the wait before the next, so that a machine at its limit settles instead of see-sawing.
  *
  * <p>Thread-safe: scrapes report from event loops and parsing workers, the loop's timer ends
  * rounds, and the status is read from any thread.
@@ -35,6 +36,12 @@ import java.util.function.LongSupplier;
 final class ScrapePacer {
   /** The share of a round's scrapes missed that makes it overloaded (with the appliance busy). */
   static final double OVERLOADED_MISSES = 0.02;
+
+  /**
+   * The share of a round's scrapes that timed out, whatever their targets did before, that makes it
+   * overloaded (with the appliance busy): half the fleet at once is not a dead rack.
+   */
+  static final double OVERLOADED_TIMEOUTS = 0.5;
 
   /** The share of a round's scrapes missed below which it is calm. */
   static final double CALM_MISSES = 0.005;
@@ -74,6 +81,7 @@ final class ScrapePacer {
 
   private final LongAdder started = new LongAdder();
   private final LongAdder missed = new LongAdder();
+  private final LongAdder timedOut = new LongAdder();
   private final AtomicLong longestWaitMillis = new AtomicLong();
   private final AtomicLong longestLateMillis = new AtomicLong();
 
@@ -130,6 +138,17 @@ final class ScrapePacer {
     missed.increment();
   }
 
+  /**
+   * Counts a scrape that timed out; {@code missed} if its target had answered its previous scrape
+   * or has not been heard from yet (a target that stays down is not load).
+   */
+  void timedOut(boolean missed) {
+    timedOut.increment();
+    if (missed) {
+      this.missed.increment();
+    }
+  }
+
   /** Notes that a page waited {@code millis} for a parsing worker. */
   void waited(long millis) {
     longestWaitMillis.accumulateAndGet(millis, Math::max);
@@ -162,6 +181,7 @@ final class ScrapePacer {
   synchronized void endRound() {
     long scrapes = started.sumThenReset();
     long misses = missed.sumThenReset();
+    long timeouts = timedOut.sumThenReset();
     long waited = longestWaitMillis.getAndSet(0);
     long late = longestLateMillis.getAndSet(0);
     double cpu = cpuBusy.getAsDouble();
@@ -175,7 +195,8 @@ final class ScrapePacer {
     boolean saturated = cpu >= BUSY_CPU;
     boolean roomy = !(cpu >= ROOMY_CPU);
     Verdict verdict;
-    if (share >= OVERLOADED_MISSES && (saturated || behind)) {
+    boolean massTimeouts = (double) timeouts / scrapes >= OVERLOADED_TIMEOUTS;
+    if ((share >= OVERLOADED_MISSES || massTimeouts) && (saturated || behind)) {
       verdict = Verdict.OVERLOADED;
       overloadedRounds++;
       if (roundsSinceShrink <= PROBE_SETTLE_ROUNDS) {

@@ -118,11 +118,11 @@ final class TargetScraper {
     startedNanos = startNanos;
     pacer.started();
     long scrapeMillis = clock.getAsLong();
-    boolean wasUp = status.health() == Health.UP;
+    boolean answering = status.health() != Health.DOWN;
     Future<ParseSummary> scraped;
     try {
       scraped =
-          fetch(timeoutMillis, wasUp)
+          fetch(timeoutMillis, answering)
               .compose(
                   page -> {
                     long queued = System.nanoTime();
@@ -165,9 +165,9 @@ final class TargetScraper {
 
   /**
    * Fetches the page within {@code timeoutMillis}; a timeout of a target that answered its previous
-   * scrape ({@code wasUp}) counts as a missed scrape for the pacer.
+   * scrape or was not scraped yet ({@code answering}) counts as a missed scrape for the pacer.
    */
-  private Future<Page> fetch(long timeoutMillis, boolean wasUp) {
+  private Future<Page> fetch(long timeoutMillis, boolean answering) {
     RequestOptions options =
         new RequestOptions()
             .setMethod(HttpMethod.GET)
@@ -187,9 +187,7 @@ final class TargetScraper {
               if (page.tryFail(
                   new ScrapeException(
                       ScrapeFailureText.timeout(target, expectedNode(), timeoutMillis)))) {
-                if (wasUp) {
-                  pacer.missed();
-                }
+                pacer.timedOut(answering);
                 HttpClientRequest started = request.get();
                 if (started != null) {
                   started.reset();

@@ -57,6 +57,19 @@ class ScrapePacerTest {
   }
 
   @Test
+  void halfTheFleetTimingOutAtOnceOnASaturatedMachineIsOverloadWhateverTheTargetsDidBefore() {
+    // A start-up storm: every target timed out before, so none counts as missed one by one.
+    timeouts(2048, 1100);
+    assertThat(pacer.stretch()).isEqualTo(1.25);
+    cpu = 0.30;
+    timeouts(2048, 1100);
+    assertThat(pacer.stretch()).as("an idle machine: the targets' problem").isEqualTo(1.25);
+    cpu = 0.99;
+    timeouts(2048, 900);
+    assertThat(pacer.stretch()).as("under half: a dead rack is not load").isEqualTo(1.25);
+  }
+
+  @Test
   void oneMissAmongThousandsIsNoOverload() {
     round(2048, 30, 0, 0);
     assertThat(pacer.stretch()).isEqualTo(1.0);
@@ -132,6 +145,18 @@ class ScrapePacerTest {
     assertThatThrownBy(() -> new ScrapePacer(1000, 800, 999, () -> 1.0, () -> now))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("999 ms");
+  }
+
+  /** One round of {@code scrapes}, {@code timedOut} of them timed out on targets already down. */
+  private void timeouts(int scrapes, int timedOut) {
+    for (int i = 0; i < scrapes; i++) {
+      pacer.started();
+    }
+    for (int i = 0; i < timedOut; i++) {
+      pacer.timedOut(false);
+    }
+    now += pacer.intervalMillis();
+    pacer.endRound();
   }
 
   /** One round of {@code scrapes}, {@code missed} of them missed. */
