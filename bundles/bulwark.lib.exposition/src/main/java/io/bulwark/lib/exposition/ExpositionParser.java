@@ -73,6 +73,18 @@ public final class ExpositionParser {
     int p = 0;
     while (p < length) {
       lineNumber++;
+      if (series != null) {
+        problem = null;
+        int repeated = repeatedLineEnd(page, p, length, lineNumber, series);
+        if (repeated >= 0) {
+          if (repeated > length) {
+            samples++;
+            repeated -= length + 1;
+          }
+          p = repeated + 1;
+          continue;
+        }
+      }
       int newline = p;
       while (newline < length && page[newline] != '\n') {
         newline++;
@@ -97,6 +109,43 @@ public final class ExpositionParser {
       memory.end(lineNumber);
     }
     return new ParseSummary(lineNumber, samples, malformed, reported);
+  }
+
+  /**
+   * Reads the line at {@code start} if it repeats the previous page's line at the same place, as
+   * most lines of a steady exporter do: its remembered key (or whole comment) is recognised by one
+   * vectorised comparison straight from the line's start, and only the bytes after it are scanned
+   * for the line's end, instead of scanning every byte of the line first. Returns the index of the
+   * line's newline (or {@code length} for the last line), plus {@code length + 1} if the line was a
+   * sample; -1 if the line is not such a repeat or does not read cleanly, in which case nothing was
+   * filed or remembered and the line is read the usual way.
+   */
+  private int repeatedLineEnd(byte[] b, int start, int length, int lineNumber, SeriesSink series) {
+    if (start == length || isBlank(b[start])) {
+      return -1;
+    }
+    int ordinal = lineNumber - 1;
+    Object handle = memory.recallAt(ordinal, b, start, length);
+    if (handle == null) {
+      return -1;
+    }
+    int after = start + memory.keyLength();
+    int newline = after;
+    while (newline < length && b[newline] != '\n') {
+      newline++;
+    }
+    if (handle == LineMemory.WHOLE_LINE) {
+      memory.repeated(ordinal);
+      return newline;
+    }
+    int end = newline > after && b[newline - 1] == '\r' ? newline - 1 : newline;
+    int valueStart = skipBlanks(b, after, end);
+    if (valueStart == end || b[valueStart] == '{' || !readValue(b, valueStart, end, start)) {
+      return -1;
+    }
+    memory.repeated(ordinal);
+    series.repeat(handle, lineValue, lineHasTimestamp, lineTimestamp);
+    return newline + length + 1;
   }
 
   /**

@@ -71,6 +71,40 @@ final class LineMemory {
     return handle;
   }
 
+  /**
+   * Returns the handle remembered for line {@code ordinal} if the bytes of {@code b} from {@code
+   * from} repeat it, before the line's end is known ({@code length} ends the page): a sample key
+   * followed by a blank, or a comment line followed by the end of the line. A remembered key holds
+   * no newline, so matching bytes lie within the line. Returns null otherwise. On a hit, {@link
+   * #keyLength()} is the length of the key.
+   */
+  Object recallAt(int ordinal, byte[] b, int from, int length) {
+    if (ordinal >= lines || keyStarts[ordinal] == NOT_REMEMBERED) {
+      return null;
+    }
+    int start = keyStarts[ordinal];
+    int keyBytes = keyEnds[ordinal] - start;
+    Object handle = handles[ordinal];
+    int after = from + keyBytes;
+    if (handle == WHOLE_LINE) {
+      boolean lineEnds =
+          after == length
+              || (after < length
+                  && (b[after] == '\n'
+                      || (b[after] == '\r' && (after + 1 == length || b[after + 1] == '\n'))));
+      if (!lineEnds) {
+        return null;
+      }
+    } else if (after >= length || !ExpositionParser.isBlank(b[after])) {
+      return null;
+    }
+    if (!Arrays.equals(keys, start, start + keyBytes, b, from, after)) {
+      return null;
+    }
+    keyLength = keyBytes;
+    return handle;
+  }
+
   /** Returns the length of the key of the last line {@link #recall} recognised. */
   int keyLength() {
     return keyLength;
