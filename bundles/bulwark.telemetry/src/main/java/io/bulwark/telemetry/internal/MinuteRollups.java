@@ -6,29 +6,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The minute roll-ups of one series: the minute being filled (min, max, sum and count in primitive
- * fields) and a ring of the last {@code capacity} closed minutes in one {@code float} array, four
- * floats a minute (min, avg, max, count: 16 bytes, one cache line for four minutes), indexed by
- * minute number modulo the capacity. Adding a sample allocates nothing. A minute closes when a
- * sample of a later minute arrives, or when the rollup archive closes it by the clock; a sample for
- * a minute already closed is counted as late and left out. Not thread-safe: its {@link SeriesRing}
- * calls it under its own lock.
+ * The closed minute roll-ups of one series: a ring of the last {@code capacity} closed minutes in
+ * one {@code float} array, four floats a minute (min, avg, max, count: 16 bytes, one cache line for
+ * four minutes), indexed by minute number modulo the capacity. The minute being filled is kept by
+ * its {@link SeriesRing}, in the ring's own fields, so that an appended sample touches no object
+ * here; the ring closes it into this store when a sample of a later minute arrives, or when the
+ * rollup archive closes it by the clock. Methods that reason about the newest minute take the
+ * ring's open minute ({@link #NONE} if none). A sample for a minute already closed is counted as
+ * late and left out. Not thread-safe: its {@link SeriesRing} calls it under its own lock.
  */
 final class MinuteRollups {
   static final long MINUTE_MILLIS = 60_000;
   static final int MAX_COUNT = Character.MAX_VALUE;
   static final int RECORD_BYTES = 14;
-  private static final long NONE = Long.MIN_VALUE;
+
+  /** No minute. */
+  static final long NONE = Long.MIN_VALUE;
 
   private final int capacity;
   private final float[] minutes;
-  private long openMinute = NONE;
-  private long openFromMillis = Long.MAX_VALUE;
-  private long openToMillis = Long.MIN_VALUE;
-  private double openMin;
-  private double openMax;
-  private double openSum;
-  private int openCount;
   private long newestClosed = NONE;
   private long late;
 
@@ -50,59 +46,32 @@ final class MinuteRollups {
     return Math.floorDiv(millis, MINUTE_MILLIS);
   }
 
-  /** Adds a sample newer than every sample added before; NaN values are left out. */
-  void add(long millis, double value) {
-    if (Double.isNaN(value)) {
-      return;
-    }
-    if (millis >= openFromMillis && millis < openToMillis) {
-      // The minute being filled, told without a division: the common case by far.
-      if (value < openMin) {
-        openMin = value;
-      }
-      if (value > openMax) {
-        openMax = value;
-      }
-      openSum += value;
-      openCount++;
-      return;
-    }
-    // Another minute than the one being filled (whose bounds the test above covers).
-    long minute = minuteOf(millis);
-    if (openMinute != NONE && minute > openMinute) {
-      close();
-    }
+  /** Returns true if {@code minute} is closed already: a sample for it is late (and counted so). */
+  boolean lateFor(long minute) {
     if (newestClosed != NONE && minute <= newestClosed) {
       late++;
-      return;
+      return true;
     }
-    openMinute = minute;
-    openFromMillis = minute * MINUTE_MILLIS;
-    openToMillis = openFromMillis + MINUTE_MILLIS;
-    openMin = value;
-    openMax = value;
-    openSum = value;
-    openCount = 1;
+    return false;
   }
 
-  /** Closes the minute being filled if it is older than {@code minute}. */
-  void closeBefore(long minute) {
-    if (openMinute != NONE && openMinute < minute) {
-      close();
-    }
+  /** Closes {@code minute} with its figures; it becomes the newest closed minute. */
+  void close(long minute, double min, double sum, double max, int count) {
+    advanceTo(minute);
+    store(minute, (float) min, (float) (sum / count), (float) max, count);
   }
 
   /**
    * Puts a closed minute read back from a file; ignored if it is not older than the minute being
-   * filled or too old for the ring. A minute already held is replaced.
+   * filled ({@code openMinute}) or too old for the ring. A minute already held is replaced.
    */
-  void restore(long minute, float min, float avg, float max, int count) {
+  void restore(long minute, float min, float avg, float max, int count, long openMinute) {
     if (count <= 0 || (openMinute != NONE && minute >= openMinute)) {
       return;
     }
     if (newestClosed == NONE || minute > newestClosed) {
       advanceTo(minute);
-    } else if (minute <= newest() - capacity) {
+    } else if (minute <= newest(openMinute) - capacity) {
       return;
     }
     store(minute, min, avg, max, count);
@@ -112,8 +81,8 @@ final class MinuteRollups {
    * Writes the record of {@code minute} (min, avg, max as floats, count as an unsigned short; all
    * zero if the minute holds nothing) into {@code out}.
    */
-  void writeRecord(long minute, ByteBuffer out) {
-    if (!holds(minute)) {
+  void writeRecord(long minute, ByteBuffer out, long openMinute) {
+    if (!holds(minute, openMinute)) {
       out.putFloat(0).putFloat(0).putFloat(0).putChar((char) 0);
       return;
     }
@@ -123,11 +92,11 @@ final class MinuteRollups {
   }
 
   /** Returns the closed minutes that start at or after {@code fromMillis}, oldest first. */
-  List<MinuteRollup> points(long fromMillis) {
+  List<MinuteRollup> points(long fromMillis, long openMinute) {
     if (newestClosed == NONE) {
       return List.of();
     }
-    long first = newest() - capacity + 1;
+    long first = newest(openMinute) - capacity + 1;
     if (fromMillis > first * MINUTE_MILLIS) {
       first = Math.floorDiv(fromMillis - 1, MINUTE_MILLIS) + 1;
     }
@@ -156,24 +125,16 @@ final class MinuteRollups {
     return capacity;
   }
 
-  private boolean holds(long minute) {
+  private boolean holds(long minute, long openMinute) {
     return newestClosed != NONE
         && minute <= newestClosed
-        && minute > newest() - capacity
+        && minute > newest(openMinute) - capacity
         && minutes[slot(minute) + 3] > 0;
   }
 
   /** Returns the newest minute seen, closed or being filled; the window ends with it. */
-  private long newest() {
+  private long newest(long openMinute) {
     return openMinute != NONE ? openMinute : newestClosed;
-  }
-
-  private void close() {
-    advanceTo(openMinute);
-    store(openMinute, (float) openMin, (float) (openSum / openCount), (float) openMax, openCount);
-    openMinute = NONE;
-    openFromMillis = Long.MAX_VALUE;
-    openToMillis = Long.MIN_VALUE;
   }
 
   /** Makes {@code minute} the newest closed one, emptying the minutes skipped on the way. */

@@ -39,6 +39,17 @@ final class SeriesRing {
   private long newestMillis = Long.MIN_VALUE;
   private final MinuteRollups rollups;
 
+  // The minute being filled, kept here rather than in the roll-ups so that an appended sample
+  // touches this object and its two arrays only (a separate object costs one more cache miss per
+  // sample, across hundreds of thousands of series).
+  private long openMinute = MinuteRollups.NONE;
+  private long openFromMillis = Long.MAX_VALUE;
+  private long openToMillis = Long.MIN_VALUE;
+  private double openMin;
+  private double openMax;
+  private double openSum;
+  private int openCount;
+
   SeriesRing(int capacity) {
     this(capacity, 0);
   }
@@ -49,8 +60,6 @@ final class SeriesRing {
       throw new IllegalArgumentException(
           "a series needs room for at least one sample, not " + capacity);
     }
-    // The roll-ups first: allocated next to the ring, the fields every append touches share its
-    // cache lines instead of costing one more miss per sample.
     rollups = rollupMinutes > 0 ? new MinuteRollups(rollupMinutes) : null;
     this.capacity = capacity;
     int initial = INITIAL_SAMPLES + ThreadLocalRandom.current().nextInt(INITIAL_SAMPLES);
@@ -80,10 +89,57 @@ final class SeriesRing {
     if (size < offsets.length) {
       size++;
     }
-    if (rollups != null) {
-      rollups.add(timestampMillis, value);
+    if (rollups != null && !Double.isNaN(value)) {
+      if (timestampMillis >= openFromMillis && timestampMillis < openToMillis) {
+        // The minute being filled, told without a division: the common case by far.
+        if (value < openMin) {
+          openMin = value;
+        }
+        if (value > openMax) {
+          openMax = value;
+        }
+        openSum += value;
+        openCount++;
+      } else {
+        rollIntoMinute(timestampMillis, value);
+      }
     }
     return true;
+  }
+
+  /**
+   * Starts the minute of a sample outside the one being filled (always a later one: samples come in
+   * time order), closing the one being filled; a sample of a minute closed already is late.
+   */
+  private void rollIntoMinute(long timestampMillis, double value) {
+    long minute = MinuteRollups.minuteOf(timestampMillis);
+    if (openMinute != MinuteRollups.NONE && minute > openMinute) {
+      closeOpenMinute();
+    }
+    if (rollups.lateFor(minute)) {
+      return;
+    }
+    openMinute = minute;
+    openFromMillis = minute * MinuteRollups.MINUTE_MILLIS;
+    openToMillis = openFromMillis + MinuteRollups.MINUTE_MILLIS;
+    openMin = value;
+    openMax = value;
+    openSum = value;
+    openCount = 1;
+  }
+
+  private void closeOpenMinute() {
+    rollups.close(openMinute, openMin, openSum, openMax, openCount);
+    openMinute = MinuteRollups.NONE;
+    openFromMillis = Long.MAX_VALUE;
+    openToMillis = Long.MIN_VALUE;
+  }
+
+  /** Closes the minute being filled if it is older than {@code minute}. */
+  private void closeBefore(long minute) {
+    if (openMinute != MinuteRollups.NONE && openMinute < minute) {
+      closeOpenMinute();
+    }
   }
 
   /** Doubles the arrays (up to the capacity), the samples moved to the start in time order. */
@@ -134,7 +190,7 @@ final class SeriesRing {
 
   /** Returns the closed minutes that start at or after {@code fromMillis}, oldest first. */
   synchronized List<MinuteRollup> rollup(long fromMillis) {
-    return rollups == null ? List.of() : rollups.points(fromMillis);
+    return rollups == null ? List.of() : rollups.points(fromMillis, openMinute);
   }
 
   /**
@@ -146,21 +202,21 @@ final class SeriesRing {
       out.putFloat(0).putFloat(0).putFloat(0).putChar((char) 0);
       return;
     }
-    rollups.closeBefore(closeBefore);
-    rollups.writeRecord(minute, out);
+    closeBefore(closeBefore);
+    rollups.writeRecord(minute, out, openMinute);
   }
 
   /** Closes the minute being filled if it is older than {@code minute}. */
   synchronized void closeMinutesBefore(long minute) {
     if (rollups != null) {
-      rollups.closeBefore(minute);
+      closeBefore(minute);
     }
   }
 
   /** Puts back a closed minute read from a roll-up file. */
   synchronized void restoreMinute(long minute, float min, float avg, float max, int count) {
     if (rollups != null) {
-      rollups.restore(minute, min, avg, max, count);
+      rollups.restore(minute, min, avg, max, count, openMinute);
     }
   }
 
