@@ -31,4 +31,17 @@ public interface Detector {
   default List<DetectorInput> inputs() {
     return List.of();
   }
+
+  /**
+   * Returns how often this detector needs to judge, in milliseconds: a detector whose verdict rests
+   * on a long window (a rate over minutes, a state sustained for half a minute) gains nothing from
+   * being asked every few seconds, and its share of the engine's time falls with the interval.
+   * Between two of its evaluations the engine holds the conditions it last reported. The default,
+   * 0, asks it at every evaluation.
+   *
+   * @since 1.5
+   */
+  default long evaluationIntervalMillis() {
+    return 0;
+  }
 }

@@ -64,6 +64,14 @@ final class EngineHealth {
    */
   synchronized SubsystemStatus status(
       long nowMillis, int detectors, int openFindings, int unsaved) {
+    return status(nowMillis, detectors, openFindings, unsaved, Map.of());
+  }
+
+  /**
+   * @param judgeNanos how long each detector took the last time it judged, by name
+   */
+  synchronized SubsystemStatus status(
+      long nowMillis, int detectors, int openFindings, int unsaved, Map<String, Long> judgeNanos) {
     long stallMillis = Math.max(3 * pacedMillis, 30_000);
     long reference = lastCompletedMillis >= 0 ? lastCompletedMillis : startedMillis;
     long ageMillis = nowMillis - reference;
@@ -136,6 +144,11 @@ final class EngineHealth {
     gauges.put("bulwark_engine_evaluation_interval_seconds", pacedMillis / 1e3);
     gauges.put("bulwark_engine_open_findings", (double) openFindings);
     gauges.put("bulwark_engine_unsaved_finding_changes", (double) unsaved);
+    judgeNanos.forEach(
+        (name, nanos) ->
+            gauges.put(
+                "bulwark_engine_detector_last_seconds_" + name.replaceAll("[^A-Za-z0-9_]", "_"),
+                nanos / 1e9));
     return new SubsystemStatus(SUBSYSTEM, state, summary, action, since, gauges);
   }
 }

@@ -293,7 +293,8 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
 
   @Override
   public SubsystemStatus status() {
-    return engineHealth.status(clock.millis(), roster.names().size(), openById.size(), unsaved);
+    return engineHealth.status(
+        clock.millis(), roster.names().size(), openById.size(), unsaved, roster.judgeNanos());
   }
 
   @Override

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A detector whose conditions (or failure) the engine tests set before each evaluation. */
-final class ScriptedDetector implements Detector {
+class ScriptedDetector implements Detector {
   private final String name;
   private volatile List<Condition> conditions = List.of();
   private volatile RuntimeException failure;

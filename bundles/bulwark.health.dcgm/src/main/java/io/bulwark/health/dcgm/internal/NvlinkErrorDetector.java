@@ -31,6 +31,7 @@ public final class NvlinkErrorDetector implements Detector {
   static final double PERFORMANCE_FACTOR = 0.9;
 
   private final CounterWindowOptions options;
+  private final long evaluationIntervalMillis;
   private final int replayErrors;
   private final int recoveryErrors;
 
@@ -44,10 +45,19 @@ public final class NvlinkErrorDetector implements Detector {
         new CounterWindowOptions(
             c.windowSeconds(), c.minSpanSeconds(), c.crcErrorsPerSecond(), "crcErrorsPerSecond"),
         c.replayErrors(),
-        c.recoveryErrors());
+        c.recoveryErrors(),
+        Cadence.millis(c.evaluationIntervalSeconds()));
   }
 
   NvlinkErrorDetector(CounterWindowOptions options, int replayErrors, int recoveryErrors) {
+    this(options, replayErrors, recoveryErrors, 0);
+  }
+
+  NvlinkErrorDetector(
+      CounterWindowOptions options,
+      int replayErrors,
+      int recoveryErrors,
+      long evaluationIntervalMillis) {
     if (replayErrors < 1) {
       throw new IllegalArgumentException("replayErrors must be at least 1, was " + replayErrors);
     }
@@ -56,6 +66,7 @@ public final class NvlinkErrorDetector implements Detector {
           "recoveryErrors must be at least 1, was " + recoveryErrors);
     }
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
     this.replayErrors = replayErrors;
     this.recoveryErrors = recoveryErrors;
   }
@@ -68,6 +79,11 @@ public final class NvlinkErrorDetector implements Detector {
             DcgmField.NVLINK_CRC_DATA_ERRORS,
             DcgmField.NVLINK_REPLAY_ERRORS,
             DcgmField.NVLINK_RECOVERY_ERRORS));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override

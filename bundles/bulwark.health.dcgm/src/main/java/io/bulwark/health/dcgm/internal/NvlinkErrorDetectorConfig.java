@@ -40,4 +40,12 @@ public @interface NvlinkErrorDetectorConfig {
           "Recovery errors (link retrained) within the window from which the link is unhealthy; 1"
               + " or more.")
   int recoveryErrors() default 1;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine); its error rates are judged over a minute,"
+              + " so judging it less often than the engine's cadence costs little time to detection"
+              + " and saves the engine's time. 0 to 3600.")
+  int evaluationIntervalSeconds() default 10;
 }

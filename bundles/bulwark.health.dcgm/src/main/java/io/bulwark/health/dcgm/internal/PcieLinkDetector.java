@@ -35,6 +35,7 @@ public final class PcieLinkDetector implements Detector {
   static final double PERFORMANCE_FACTOR = 0.9;
 
   private final PcieLinkOptions options;
+  private final long evaluationIntervalMillis;
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -42,17 +43,27 @@ public final class PcieLinkDetector implements Detector {
    */
   @Activate
   public PcieLinkDetector(PcieLinkDetectorConfig config) {
-    this(PcieLinkOptions.from(config));
+    this(PcieLinkOptions.from(config), Cadence.millis(config.evaluationIntervalSeconds()));
   }
 
   PcieLinkDetector(PcieLinkOptions options) {
+    this(options, 0);
+  }
+
+  PcieLinkDetector(PcieLinkOptions options, long evaluationIntervalMillis) {
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
   }
 
   @Override
   public List<DetectorInput> inputs() {
     return List.of(
         DetectorInput.of(DcgmField.PCIE_LINK_GEN), DetectorInput.of(DcgmField.PCIE_LINK_WIDTH));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override
@@ -69,7 +80,7 @@ public final class PcieLinkDetector implements Detector {
       double[] width = values(context, gpu, DcgmField.PCIE_LINK_WIDTH, from);
       double[] gen = values(context, gpu, DcgmField.PCIE_LINK_GEN, from);
       boolean busy =
-          Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent()).busy();
+          EvaluationMemo.of(context).busyness(gpu, from, options.busyUtilPercent()).busy();
       links.add(
           new Link(
               gpu,

@@ -34,4 +34,12 @@ public @interface PcieLinkDetectorConfig {
           "Median GPU_UTIL from which a GPU counts as busy; the generation of idle links is not"
               + " judged (they downshift to save power); 0 to 100.")
   double busyUtilPercent() default 50;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine); the link must stay low for most of its 30 s window,"
+              + " so judging it less often than the engine's cadence costs little time to detection"
+              + " and saves the engine's time. 0 to 3600.")
+  int evaluationIntervalSeconds() default 5;
 }

@@ -32,6 +32,7 @@ public final class PcieReplayDetector implements Detector {
   static final double PERFORMANCE_FACTOR = 0.95;
 
   private final CounterWindowOptions options;
+  private final long evaluationIntervalMillis;
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -41,16 +42,27 @@ public final class PcieReplayDetector implements Detector {
   public PcieReplayDetector(PcieReplayDetectorConfig c) {
     this(
         new CounterWindowOptions(
-            c.windowSeconds(), c.minSpanSeconds(), c.replaysPerMinute(), "replaysPerMinute"));
+            c.windowSeconds(), c.minSpanSeconds(), c.replaysPerMinute(), "replaysPerMinute"),
+        Cadence.millis(c.evaluationIntervalSeconds()));
   }
 
   PcieReplayDetector(CounterWindowOptions options) {
+    this(options, 0);
+  }
+
+  PcieReplayDetector(CounterWindowOptions options, long evaluationIntervalMillis) {
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
   }
 
   @Override
   public List<DetectorInput> inputs() {
     return List.of(DetectorInput.of(DcgmField.PCIE_REPLAY_COUNTER));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override

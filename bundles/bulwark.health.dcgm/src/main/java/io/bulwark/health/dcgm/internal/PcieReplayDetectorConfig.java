@@ -27,4 +27,12 @@ public @interface PcieReplayDetectorConfig {
       description =
           "Replays per minute, averaged over the window, from which the link is unhealthy.")
   double replaysPerMinute() default 8;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine); its replay rate is judged over two minutes,"
+              + " so judging it less often than the engine's cadence costs little time to detection"
+              + " and saves the engine's time. 0 to 3600.")
+  int evaluationIntervalSeconds() default 10;
 }

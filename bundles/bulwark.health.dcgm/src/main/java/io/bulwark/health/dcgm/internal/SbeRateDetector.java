@@ -30,6 +30,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = SbeRateDetectorConfig.class)
 public final class SbeRateDetector implements Detector {
   private final CounterWindowOptions options;
+  private final long evaluationIntervalMillis;
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -39,16 +40,27 @@ public final class SbeRateDetector implements Detector {
   public SbeRateDetector(SbeRateDetectorConfig c) {
     this(
         new CounterWindowOptions(
-            c.windowSeconds(), c.minSpanSeconds(), c.errorsPerMinute(), "errorsPerMinute"));
+            c.windowSeconds(), c.minSpanSeconds(), c.errorsPerMinute(), "errorsPerMinute"),
+        Cadence.millis(c.evaluationIntervalSeconds()));
   }
 
   SbeRateDetector(CounterWindowOptions options) {
+    this(options, 0);
+  }
+
+  SbeRateDetector(CounterWindowOptions options, long evaluationIntervalMillis) {
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
   }
 
   @Override
   public List<DetectorInput> inputs() {
     return List.of(DetectorInput.anyOf(DcgmField.ECC_SBE_VOL_TOTAL, DcgmField.ECC_SBE_AGG_TOTAL));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override

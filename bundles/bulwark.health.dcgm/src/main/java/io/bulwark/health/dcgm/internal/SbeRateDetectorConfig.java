@@ -27,4 +27,12 @@ public @interface SbeRateDetectorConfig {
       description =
           "Corrected errors per minute, averaged over the window, from which the rate is too high.")
   double errorsPerMinute() default 10;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine); its error rate is judged over ten minutes,"
+              + " so judging it less often than the engine's cadence costs little time to detection"
+              + " and saves the engine's time. 0 to 3600.")
+  int evaluationIntervalSeconds() default 30;
 }

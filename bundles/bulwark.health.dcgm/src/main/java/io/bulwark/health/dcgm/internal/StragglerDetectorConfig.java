@@ -97,4 +97,13 @@ public @interface StragglerDetectorConfig {
           "The job comparison pauses while the job map is older than this (a scheduler not read);"
               + " 1 to 3600.")
   int jobMapMaxAgeSeconds() default 60;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine). Its"
+              + " CUSUM runs over a two-minute window, the costliest judgement of all; judging it"
+              + " every few seconds adds that much at most to the time a straggler takes to be"
+              + " found. 0 to 3600.")
+  int evaluationIntervalSeconds() default 4;
 }

@@ -35,6 +35,7 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = ThermalMarginDetectorConfig.class)
 public final class ThermalMarginDetector implements Detector {
   private final ThermalMarginOptions options;
+  private final long evaluationIntervalMillis;
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -42,11 +43,16 @@ public final class ThermalMarginDetector implements Detector {
    */
   @Activate
   public ThermalMarginDetector(ThermalMarginDetectorConfig config) {
-    this(ThermalMarginOptions.from(config));
+    this(ThermalMarginOptions.from(config), Cadence.millis(config.evaluationIntervalSeconds()));
   }
 
   ThermalMarginDetector(ThermalMarginOptions options) {
+    this(options, 0);
+  }
+
+  ThermalMarginDetector(ThermalMarginOptions options, long evaluationIntervalMillis) {
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
   }
 
   @Override
@@ -54,6 +60,11 @@ public final class ThermalMarginDetector implements Detector {
     return List.of(
         DetectorInput.of(DcgmField.GPU_TEMP),
         DetectorInput.anyOf(DcgmField.SLOWDOWN_TEMP, DcgmField.GPU_MAX_OP_TEMP));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override
@@ -72,7 +83,7 @@ public final class ThermalMarginDetector implements Detector {
         continue;
       }
       boolean busy =
-          Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent()).busy();
+          EvaluationMemo.of(context).busyness(gpu, from, options.busyUtilPercent()).busy();
       readings.add(
           new Reading(gpu, temps, RobustStatistics.median(temps), limit(context, gpu), busy));
     }

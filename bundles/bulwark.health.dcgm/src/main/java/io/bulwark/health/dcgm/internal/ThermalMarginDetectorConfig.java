@@ -50,4 +50,12 @@ public @interface ThermalMarginDetectorConfig {
       name = "Busy utilisation (%)",
       description = "Median GPU_UTIL from which a GPU counts as busy for the peer check; 0 to 100.")
   double busyUtilPercent() default 50;
+
+  @AttributeDefinition(
+      name = "Evaluation interval (s)",
+      description =
+          "How often the detector judges, in seconds (0: at every evaluation of the engine); the margin must stay thin for most of its minute,"
+              + " so judging it less often than the engine's cadence costs little time to detection"
+              + " and saves the engine's time. 0 to 3600.")
+  int evaluationIntervalSeconds() default 10;
 }
