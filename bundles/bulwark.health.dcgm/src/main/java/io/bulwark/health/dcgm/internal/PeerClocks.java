@@ -9,18 +9,21 @@ import java.util.Map;
 
 /**
  * The median SM clock of the busy GPUs of one model across the fleet over a window: what a GPU of
- * that model runs at when it is sound. Computed lazily, once per model, within one evaluation of a
- * throttle detector.
+ * that model runs at when it is sound. Computed lazily, once per model and evaluation, shared by
+ * the throttle detectors through the {@link EvaluationMemo}.
  */
 final class PeerClocks {
   private final DetectionContext context;
+  private final EvaluationMemo memo;
   private final long fromMillis;
   private final double busyUtilPercent;
   private final Map<String, Double> byModel = new HashMap<>();
   private List<ObservedGpu> gpus;
 
-  PeerClocks(DetectionContext context, long fromMillis, double busyUtilPercent) {
+  PeerClocks(
+      DetectionContext context, EvaluationMemo memo, long fromMillis, double busyUtilPercent) {
     this.context = context;
+    this.memo = memo;
     this.fromMillis = fromMillis;
     this.busyUtilPercent = busyUtilPercent;
   }
@@ -39,14 +42,12 @@ final class PeerClocks {
     }
     List<Double> medians = new ArrayList<>();
     for (ObservedGpu gpu : gpus) {
-      if (!gpu.model().equals(model)
-          || !Busyness.judge(context.telemetry(), gpu, fromMillis, busyUtilPercent).busy()) {
+      if (!gpu.model().equals(model) || !memo.busyness(gpu, fromMillis, busyUtilPercent).busy()) {
         continue;
       }
       double m =
           RobustStatistics.median(
-              RobustStatistics.finite(
-                  context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), fromMillis)));
+              RobustStatistics.finite(memo.window(gpu.series(DcgmField.SM_CLOCK), fromMillis)));
       if (Double.isFinite(m)) {
         medians.add(m);
       }

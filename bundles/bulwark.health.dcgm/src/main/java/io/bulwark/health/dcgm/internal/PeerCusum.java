@@ -53,8 +53,19 @@ final class PeerCusum {
    * of {@code seconds}, NaN where it was idle or did not report; every row has a column per second.
    */
   static List<Result> run(double[][] tracks, SecondIndex seconds, StragglerOptions o) {
+    return run(tracks, seconds, o, null);
+  }
+
+  /**
+   * Runs the test, taking each second's peer median and spread from {@code remembered} where its
+   * values are the same as when they were remembered (null, or too small for the window: work every
+   * second out).
+   */
+  static List<Result> run(
+      double[][] tracks, SecondIndex seconds, StragglerOptions o, PeerColumns remembered) {
     int n = tracks.length;
     int columns = seconds.size();
+    PeerColumns cache = remembered != null && remembered.fits(columns) ? remembered : null;
     double[] s = new double[n];
     long[] change = new long[n];
     Arrays.fill(change, -1);
@@ -65,6 +76,7 @@ final class PeerCusum {
     int[] ratioCount = new int[n];
     int[] shortSeconds = new int[n];
     double[] present = new double[n];
+    int[] rows = new int[n];
     double[] scratch = new double[n];
     double cap = 2 * o.decisionThreshold();
     for (int t = 0; t < columns; t++) {
@@ -72,21 +84,34 @@ final class PeerCusum {
       for (int g = 0; g < n; g++) {
         double v = tracks[g][t];
         if (Double.isFinite(v)) {
+          rows[count] = g;
           present[count++] = v;
         }
       }
       if (count < o.minPeers() + 1) {
         continue;
       }
-      double median = RobustStatistics.medianInPlace(present, count);
+      double median;
+      double spread;
+      long second = seconds.secondAt(t);
+      long fingerprint = cache == null ? 0 : PeerColumns.fingerprint(present, rows, count);
+      int known = cache == null ? -1 : cache.find(second, fingerprint);
+      if (known >= 0) {
+        median = cache.median(known);
+        spread = cache.spread(known);
+      } else {
+        median = RobustStatistics.medianInPlace(present, count);
+        for (int i = 0; i < count; i++) {
+          scratch[i] = Math.abs(present[i] - median);
+        }
+        spread = RobustStatistics.medianInPlace(scratch, count) * RobustStatistics.MAD_TO_SIGMA;
+        if (cache != null) {
+          cache.remember(second, fingerprint, median, spread);
+        }
+      }
       if (!(median > 0)) {
         continue;
       }
-      for (int i = 0; i < count; i++) {
-        scratch[i] = Math.abs(present[i] - median);
-      }
-      double spread =
-          RobustStatistics.medianInPlace(scratch, count) * RobustStatistics.MAD_TO_SIGMA;
       double deviation = Math.max(o.deviationFloor(), spread / median);
       for (int g = 0; g < n; g++) {
         double v = tracks[g][t];

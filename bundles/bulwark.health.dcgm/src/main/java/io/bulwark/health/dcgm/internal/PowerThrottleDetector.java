@@ -71,7 +71,8 @@ public final class PowerThrottleDetector implements Detector {
   @Override
   public List<Condition> evaluate(DetectionContext context) {
     PeerClocks peers =
-        new PeerClocks(context, judge.windowStart(context.nowMillis()), options.busyUtilPercent());
+        EvaluationMemo.of(context)
+            .peers(judge.windowStart(context.nowMillis()), options.busyUtilPercent());
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
       judge

@@ -12,6 +12,7 @@ import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.TelemetryQuery;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,11 +50,22 @@ import org.osgi.service.metatype.annotations.Designate;
     configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = StragglerDetectorConfig.class)
 public final class StragglerDetector implements Detector {
+  /** Seconds beyond the window a group's remembered columns have room for. */
+  private static final int COLUMN_SLACK = 16;
+
   private static final double MIN_FACTOR = 0.05;
 
   private final StragglerOptions options;
   private final JobStragglers jobs;
   private final AtomicReference<JobPlacement> jobPlacement = new AtomicReference<>();
+  private final long evaluationIntervalMillis;
+
+  /**
+   * The peer medians and spreads of each node group's seconds, by metric, remembered from the
+   * previous evaluation (only the groups evaluated then): see {@link PeerColumns}. Used on the
+   * engine thread.
+   */
+  private Map<List<Object>, Map<String, PeerColumns>> columns = new HashMap<>();
 
   /**
    * @throws IllegalArgumentException if a configuration value is out of range (the message names
@@ -61,11 +73,16 @@ public final class StragglerDetector implements Detector {
    */
   @Activate
   public StragglerDetector(StragglerDetectorConfig config) {
-    this(StragglerOptions.from(config));
+    this(StragglerOptions.from(config), Cadence.millis(config.evaluationIntervalSeconds()));
   }
 
   StragglerDetector(StragglerOptions options) {
+    this(options, 0);
+  }
+
+  StragglerDetector(StragglerOptions options, long evaluationIntervalMillis) {
     this.options = options;
+    this.evaluationIntervalMillis = evaluationIntervalMillis;
     this.jobs = new JobStragglers(options);
   }
 
@@ -75,6 +92,11 @@ public final class StragglerDetector implements Detector {
         DetectorInput.of(DcgmField.SM_CLOCK),
         DetectorInput.anyOf(DcgmField.SM_ACTIVE, DcgmField.GPU_UTIL),
         DetectorInput.of(DcgmField.POWER_USAGE));
+  }
+
+  @Override
+  public long evaluationIntervalMillis() {
+    return evaluationIntervalMillis;
   }
 
   @Override
@@ -91,11 +113,15 @@ public final class StragglerDetector implements Detector {
     }
     List<Condition> conditions = new ArrayList<>();
     Set<ObservedGpu> covered = new HashSet<>();
-    for (List<ObservedGpu> group : groups.values()) {
-      if (group.size() >= options.minPeers() + 1) {
-        judge(context.telemetry(), group, from, conditions, covered);
+    Map<List<Object>, Map<String, PeerColumns>> seen = new HashMap<>();
+    for (Map.Entry<List<Object>, List<ObservedGpu>> group : groups.entrySet()) {
+      if (group.getValue().size() >= options.minPeers() + 1) {
+        Map<String, PeerColumns> remembered = columns.getOrDefault(group.getKey(), new HashMap<>());
+        seen.put(group.getKey(), remembered);
+        judge(context.telemetry(), group.getValue(), from, conditions, covered, remembered);
       }
     }
+    columns = seen;
     JobPlacement placement = jobPlacement.get();
     if (placement == null || !options.compareJobNodes()) {
       jobs.unbound();
@@ -125,11 +151,16 @@ public final class StragglerDetector implements Detector {
       List<ObservedGpu> group,
       long from,
       List<Condition> out,
-      Set<ObservedGpu> covered) {
+      Set<ObservedGpu> covered,
+      Map<String, PeerColumns> remembered) {
     GpuTracks tracks = GpuTracks.read(telemetry, group, from, options, true);
     Map<String, List<PeerCusum.Result>> byMetric = new LinkedHashMap<>();
     for (String metric : tracks.metrics()) {
-      byMetric.put(metric, PeerCusum.run(tracks.of(metric), tracks.seconds(), options));
+      PeerColumns peerColumns =
+          remembered.computeIfAbsent(
+              metric, m -> new PeerColumns(options.windowSeconds() + COLUMN_SLACK));
+      byMetric.put(
+          metric, PeerCusum.run(tracks.of(metric), tracks.seconds(), options, peerColumns));
     }
     for (int g = 0; g < group.size(); g++) {
       Map<String, PeerCusum.Result> lagging = new LinkedHashMap<>();

@@ -64,25 +64,45 @@ public final class ThermalThrottleDetector implements Detector {
   @Override
   public List<Condition> evaluate(DetectionContext context) {
     long from = judge.windowStart(context.nowMillis());
-    PeerClocks peers = new PeerClocks(context, from, options.throttle().busyUtilPercent());
+    PeerClocks peers = EvaluationMemo.of(context).peers(from, options.throttle().busyUtilPercent());
     List<Condition> conditions = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      double temperature =
-          RobustStatistics.median(
-              RobustStatistics.finite(
-                  context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from)));
-      boolean hot = temperature >= options.hotTemperatureCelsius();
+      // The temperature is read only for a GPU whose clocks show HW_SLOWDOWN or that is throttled:
+      // most GPUs are neither.
+      double[] temperature = {Double.NaN};
+      boolean[] read = {false};
       Optional<Throttling> throttling =
           judge.judge(
               context,
               gpu,
               mask ->
-                  (mask & THERMAL_BITS) != 0 || (hot && ClockEventReason.HW_SLOWDOWN.isSet(mask)),
+                  (mask & THERMAL_BITS) != 0
+                      || (ClockEventReason.HW_SLOWDOWN.isSet(mask)
+                          && hot(context, gpu, from, temperature, read)),
               DcgmField.THERMAL_VIOLATION,
               peers);
-      throttling.ifPresent(t -> conditions.add(condition(gpu, t, temperature)));
+      if (throttling.isPresent()) {
+        hot(context, gpu, from, temperature, read);
+        conditions.add(condition(gpu, throttling.get(), temperature[0]));
+      }
     }
     return conditions;
+  }
+
+  /**
+   * Returns true if the GPU's median temperature over the window is at the hot mark; reads it into
+   * {@code temperature[0]} the first time only.
+   */
+  private boolean hot(
+      DetectionContext context, ObservedGpu gpu, long from, double[] temperature, boolean[] read) {
+    if (!read[0]) {
+      read[0] = true;
+      temperature[0] =
+          RobustStatistics.median(
+              RobustStatistics.finite(
+                  context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from)));
+    }
+    return temperature[0] >= options.hotTemperatureCelsius();
   }
 
   private Condition condition(ObservedGpu gpu, Throttling t, double temperature) {

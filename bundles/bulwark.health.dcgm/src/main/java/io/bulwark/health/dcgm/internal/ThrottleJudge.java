@@ -47,8 +47,8 @@ final class ThrottleJudge {
       String violationMetric,
       PeerClocks peers) {
     long from = windowStart(context.nowMillis());
-    SampleWindow window =
-        context.telemetry().window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from);
+    EvaluationMemo memo = EvaluationMemo.of(context);
+    SampleWindow window = memo.window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from);
     List<Long> masks = new ArrayList<>();
     for (double v : window.values()) {
       if (Double.isFinite(v) && v >= 0 && v <= Long.MAX_VALUE) {
@@ -78,14 +78,13 @@ final class ThrottleJudge {
     if (!bitsSustained && !(violation >= options.sustainedFraction())) {
       return Optional.empty();
     }
-    Busyness busyness = Busyness.judge(context.telemetry(), gpu, from, options.busyUtilPercent());
+    Busyness busyness = memo.busyness(gpu, from, options.busyUtilPercent());
     if (!busyness.busy()) {
       return Optional.empty();
     }
     double mean =
         RobustStatistics.mean(
-            RobustStatistics.finite(
-                context.telemetry().window(gpu.series(DcgmField.SM_CLOCK), from)));
+            RobustStatistics.finite(memo.window(gpu.series(DcgmField.SM_CLOCK), from)));
     long referenceFrom =
         WindowOptions.windowStart(context.nowMillis(), options.referenceWindowSeconds());
     double peak =
