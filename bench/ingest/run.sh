@@ -12,7 +12,10 @@
 #   BULWARK_XMX (Bulwark's -Xmx, default 8g), PROMETHEUS (/usr/bin/prometheus),
 #   BULWARK_JAVA_OPTS (extra JVM options, e.g. a flight recording), PROM_PORT (19090), SKIP_BUILD=1 to use the jars already built, ONLY=bulwark|prometheus,
 #   STARVE=N to starve the machine: N busy-looping processes pinned to the last core run through each contender's
-#   warm-up and measurement (a backup, an update's verification or a noisy co-tenant taking one of the cores).
+#   warm-up and measurement (a backup, an update's verification or a noisy co-tenant taking one of the cores),
+#   FIELDS (counters: the 34 fields of Bulwark's counters file, the default; all: the 52 the simulator models),
+#   INJECT_AFTER_S (10: three faults, an XID, a thermal throttle and a 10% straggler, are put on healthy nodes this
+#   long into Bulwark's measurement and their detection times printed; 0 injects none).
 set -euo pipefail
 
 NODES=${1:-256}
@@ -26,6 +29,8 @@ PROMETHEUS=${PROMETHEUS:-/usr/bin/prometheus}
 PROM_PORT=${PROM_PORT:-19090}
 ONLY=${ONLY:-}
 STARVE=${STARVE:-0}
+FIELDS=${FIELDS:-counters}
+INJECT_AFTER_S=${INJECT_AFTER_S:-10}
 STARVE_CPU=$(( $(nproc) - 1 ))
 HOG_PIDS=()
 
@@ -92,10 +97,11 @@ wait_for() { # seconds, description, command...: poll the command until it succe
   exit 1
 }
 
-echo "Starting the simulator: $NODES nodes x $GPUS GPUs $NODES_PER_ADDRESS per loopback address, scenario $SCENARIO"
+echo "Starting the simulator: $NODES nodes x $GPUS GPUs $NODES_PER_ADDRESS per loopback address, scenario $SCENARIO, fields $FIELDS"
 java -Xmx1g -Djava.util.logging.config.file="$HERE/logging.properties" -cp "$CP" \
   io.bulwark.bench.ingest.SimulatorMain --nodes "$NODES" --gpus "$GPUS" \
-  --nodes-per-address "$NODES_PER_ADDRESS" --scenario "$SCENARIO" --out "$WORK/sim" >"$WORK/simulator.log" 2>&1 &
+  --nodes-per-address "$NODES_PER_ADDRESS" --scenario "$SCENARIO" --fields "$FIELDS" --out "$WORK/sim" \
+  >"$WORK/simulator.log" 2>&1 &
 SIM_PID=$!
 wait_for 60 "the simulator" grep -q '^READY' "$WORK/simulator.log"
 TARGETS_FILE="$WORK/sim/targets.json"
@@ -115,6 +121,52 @@ measure_end() {
   C_ALL=$(( $(all_ticks) - M_A0 ))
 }
 last_tally() { grep '^TALLY' "$WORK/bulwark.log" | tail -1; }
+
+# Fault injection into the last group of nodes (healthy, far from the demo scenario's first group): an XID on
+# GPU 2 of its first node, a thermal throttle on GPU 5 of its second, a sustained 10% straggler on GPU 1 of its
+# third, through the simulator's control API. Sets INJECTED_MS and FAULT_IDS.
+INJECT_NODES=()
+inject_faults() {
+  local address
+  read -r address INJECT_NODES[0] INJECT_NODES[1] INJECT_NODES[2] < <(python3 - "$TARGETS_FILE" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))
+last = entries[-1]
+prefix = last["labels"]["__metrics_path__"].split("/")[2].rsplit("-", 1)[0] + "-"
+group = [e for e in entries if e["labels"]["__metrics_path__"].split("/")[2].startswith(prefix)]
+nodes = [e["labels"]["__metrics_path__"].split("/")[2] for e in group][:3]
+print(group[0]["targets"][0], *nodes)
+PY
+)
+  INJECTED_MS=$(date +%s%3N)
+  FAULT_IDS=()
+  local body id
+  for body in "{\"node\":\"${INJECT_NODES[0]}\",\"gpu\":2,\"kind\":\"xid\",\"xid\":79}" \
+              "{\"node\":\"${INJECT_NODES[1]}\",\"gpu\":5,\"kind\":\"thermal-throttle\"}" \
+              "{\"node\":\"${INJECT_NODES[2]}\",\"gpu\":1,\"kind\":\"straggler\",\"slowdownPercent\":10}"; do
+    id=$(curl -s --max-time 5 -H 'Content-Type: application/json' -d "$body" "http://$address/sim/faults" |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    FAULT_IDS+=("$address/sim/faults/$id")
+  done
+}
+clear_faults() {
+  local f
+  for f in "${FAULT_IDS[@]}"; do curl -s --max-time 5 -X DELETE "http://$f" >/dev/null || true; done
+  FAULT_IDS=()
+}
+# Prints, for each injected fault, the seconds from injection to its finding (or "not found").
+detection_times() {
+  local kinds=(xid thermal-throttle straggler) i line t
+  for i in 0 1 2; do
+    line=$(grep "^FINDING .* kind=${kinds[$i]} node=${INJECT_NODES[$i]} " "$WORK/bulwark.log" | head -1)
+    if [[ -n "$line" ]]; then
+      t=$(field "$line" t_ms)
+      printf '%s %s ' "${kinds[$i]}" "$(awk -v a="$INJECTED_MS" -v b="$t" 'BEGIN {printf "%.1f", (b - a) / 1000}')"
+    else
+      printf '%s %s ' "${kinds[$i]}" "none"
+    fi
+  done
+}
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
 
 B_ROW="" P_ROW=""
@@ -129,8 +181,19 @@ if [[ "$ONLY" != prometheus ]]; then
   starve_begin
   sleep "$WARMUP_S"
   T0=$(last_tally); measure_begin "$BULWARK_PID"
-  sleep "$MEASURE_S"
+  if (( INJECT_AFTER_S > 0 && INJECT_AFTER_S < MEASURE_S )); then
+    sleep "$INJECT_AFTER_S"
+    inject_faults
+    sleep $(( MEASURE_S - INJECT_AFTER_S ))
+  else
+    sleep "$MEASURE_S"
+  fi
   T1=$(last_tally); measure_end "$BULWARK_PID"
+  DETECTION=""
+  if (( ${#FAULT_IDS[@]} > 0 )); then
+    DETECTION=$(detection_times)
+    clear_faults
+  fi
   starve_end
   B_RSS=$(rss_kib "$BULWARK_PID")
   touch "$WORK/heap-now"
@@ -145,6 +208,12 @@ if [[ "$ONLY" != prometheus ]]; then
   B_ROW="$B_SAMPLES $B_SECONDS $C_TICKS $C_WALL $B_SCRAPES $NOMINAL $B_FAILS $C_SIM_TICKS $C_IDLE $C_ALL $B_RSS"
   echo "  $T1"
   echo "  $HEAP; evaluations in the interval: $B_EVALS; $(grep '^DETECTORS' "$WORK/bulwark.log" | cut -c1-60)..."
+  B_INTERVAL=$(field "$T1" interval_ms)
+  B_ROLES=""
+  for role in engine parse loops other; do
+    B_ROLES+=$(awk -v a="$(field "$T0" ${role}_cpu_ms)" -v b="$(field "$T1" ${role}_cpu_ms)" -v s="$B_SAMPLES" -v r="$role" \
+      'BEGIN {printf "%s %.2f  ", r, (b - a) / 1000 / (s / 1e6)}')
+  done
 fi
 
 prom_metric() { # name: sum of every series of that metric on Prometheus' own /metrics
@@ -213,5 +282,9 @@ if [[ -n "$B_ROW" ]]; then
     printf "Bulwark heap after full GC: %.0f MiB for %d series (%.0f MiB before the first scrape): %d bytes per series\n", v["used_after_gc"] / 1048576, v["series"], v["baseline"] / 1048576, v["bytes_per_series"]
   }'
   echo "Bulwark health evaluations in the measured interval: $B_EVALS (every 2 s, the production cadence, would be $(( MEASURE_S / 2 )))"
+  echo "Bulwark CPU-s per M samples by thread role (JVM thread CPU time; GC and JIT threads in other): $B_ROLES"
+  echo "Bulwark detectors' last evaluation (ms): $(grep '^DETECTOR_MS' "$WORK/bulwark.log" | cut -d' ' -f2-)"
+  echo "Bulwark scrape interval at the end: ${B_INTERVAL:-?} ms (1000 configured; longer while it sheds load)"
+  [[ -n "${DETECTION:-}" ]] && echo "Bulwark detection after injection (s): $DETECTION"
 fi
 echo "Logs: $WORK"

@@ -30,12 +30,16 @@ public final class BulwarkMain {
             + " names="
             + String.join(",", pipeline.detectorNames()));
     System.out.println("BASELINE heap_after_gc=" + pipeline.baselineHeapBytes());
+    ThreadCpu cpu = new ThreadCpu();
     IngestTally.Snapshot previous = pipeline.snapshot();
     boolean heapPrinted = false;
     while (true) {
       Thread.sleep(1000);
       IngestTally.Snapshot now = pipeline.snapshot();
-      System.out.println(tallyLine(now, previous));
+      StringBuilder roles = new StringBuilder();
+      cpu.millisByRole()
+          .forEach((role, ms) -> roles.append(' ').append(role).append("_cpu_ms=").append(ms));
+      System.out.println(tallyLine(now, previous) + roles);
       previous = now;
       if (!heapPrinted && Files.exists(trigger)) {
         long used = HeapReading.usedAfterFullGc();
@@ -50,6 +54,13 @@ public final class BulwarkMain {
                 + counted.series()
                 + " bytes_per_series="
                 + (counted.series() == 0 ? 0 : kept / counted.series()));
+        StringBuilder detectors = new StringBuilder("DETECTOR_MS");
+        pipeline
+            .detectorMillis()
+            .forEach(
+                (name, ms) ->
+                    detectors.append(' ').append(name).append('=').append(Math.round(ms)));
+        System.out.println(detectors);
         heapPrinted = true;
       }
     }
@@ -60,7 +71,7 @@ public final class BulwarkMain {
     return String.format(
         Locale.ROOT,
         "TALLY t_ms=%d scrapes=%d samples=%d failures=%d evaluations=%d targets=%d up=%d"
-            + " series=%d samples_per_s=%.0f gpus=%d gpus_healthy=%d heap_used=%d",
+            + " series=%d samples_per_s=%.0f gpus=%d gpus_healthy=%d heap_used=%d interval_ms=%d",
         now.atMillis(),
         now.scrapes(),
         now.samples(),
@@ -72,6 +83,7 @@ public final class BulwarkMain {
         (now.samples() - previous.samples()) / seconds,
         now.capacity().gpusInstalled(),
         now.capacity().gpusHealthy(),
-        HeapReading.usedNow());
+        HeapReading.usedNow(),
+        now.intervalMillis());
   }
 }

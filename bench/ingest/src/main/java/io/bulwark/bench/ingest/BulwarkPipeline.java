@@ -2,6 +2,8 @@ package io.bulwark.bench.ingest;
 
 import io.bulwark.api.fleet.FleetRepository;
 import io.bulwark.api.health.Detector;
+import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.FindingListener;
 import io.bulwark.health.internal.HealthEngine;
 import io.bulwark.health.internal.HealthEngineConfig;
 import io.bulwark.health.internal.StoreCapacityLedger;
@@ -20,6 +22,8 @@ import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +43,7 @@ final class BulwarkPipeline implements AutoCloseable {
   private final DcgmTelemetry telemetry;
   private final HealthEngine engine;
   private final IngestTally tally;
+  private final Set<String> opened = ConcurrentHashMap.newKeySet();
 
   /**
    * Starts the pipeline on the targets listed in {@code fileSd}, with its store in {@code dataDir}.
@@ -68,9 +73,51 @@ final class BulwarkPipeline implements AutoCloseable {
     for (Detector detector : detectors) {
       call(engine, "addDetector", new Class<?>[] {Detector.class}, detector);
     }
+    call(
+        engine,
+        "addListener",
+        new Class<?>[] {FindingListener.class},
+        (FindingListener) this::printOpened);
     call(engine, "start", new Class<?>[0]);
-    this.tally = new IngestTally(telemetry, engine);
+    this.tally = new IngestTally(telemetry, telemetry, engine);
   }
+
+  /**
+   * Prints one {@code FINDING} line the first time a finding is seen open: when (epoch
+   * milliseconds), its kind and place, so that the harness can time detection.
+   */
+  private void printOpened(Finding finding) {
+    if (finding.resolvedAt() == null && opened.add(finding.id())) {
+      System.out.println(
+          "FINDING t_ms="
+              + System.currentTimeMillis()
+              + " kind="
+              + finding.kind()
+              + " node="
+              + finding.node().value()
+              + " gpu="
+              + finding.gpu()
+              + " first_seen_ms="
+              + finding.firstSeen().toEpochMilli());
+    }
+  }
+
+  /** Returns how long each detector took the last time it judged, in milliseconds, by name. */
+  Map<String, Double> detectorMillis() {
+    Map<String, Double> millis = new java.util.TreeMap<>();
+    engine
+        .status()
+        .measurements()
+        .forEach(
+            (name, seconds) -> {
+              if (name.startsWith(DETECTOR_PREFIX)) {
+                millis.put(name.substring(DETECTOR_PREFIX.length()), seconds * 1000);
+              }
+            });
+    return millis;
+  }
+
+  private static final String DETECTOR_PREFIX = "bulwark_engine_detector_last_seconds_";
 
   List<String> detectorNames() {
     return engine.detectors();

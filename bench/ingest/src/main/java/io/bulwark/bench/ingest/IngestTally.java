@@ -3,6 +3,7 @@ package io.bulwark.bench.ingest;
 import io.bulwark.api.health.CapacityReport;
 import io.bulwark.api.health.HealthService;
 import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.api.telemetry.TelemetryQuery;
 import io.bulwark.api.telemetry.TelemetryTargets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ final class IngestTally implements AutoCloseable {
   private static final long LOOK_MILLIS = 250;
 
   private final TelemetryTargets telemetry;
+  private final TelemetryQuery query;
   private final HealthService health;
   private final ScheduledExecutorService looker;
   private final Map<String, Instant> lastSeen = new HashMap<>();
@@ -49,10 +51,12 @@ final class IngestTally implements AutoCloseable {
       int targets,
       int up,
       long series,
-      CapacityReport capacity) {}
+      CapacityReport capacity,
+      long intervalMillis) {}
 
-  IngestTally(TelemetryTargets telemetry, HealthService health) {
+  IngestTally(TelemetryTargets telemetry, TelemetryQuery query, HealthService health) {
     this.telemetry = telemetry;
+    this.query = query;
     this.health = health;
     this.looker =
         Executors.newSingleThreadScheduledExecutor(
@@ -74,7 +78,8 @@ final class IngestTally implements AutoCloseable {
         targets,
         up,
         series,
-        health.capacity());
+        health.capacity(),
+        query.sampleIntervalMillis());
   }
 
   @Override

@@ -47,7 +47,8 @@ final class SimulatedTargets implements AutoCloseable {
    *
    * @throws IOException if the files cannot be written or read back
    */
-  SimulatedTargets(Path folder, int nodes, int gpusPerNode, int nodesPerAddress, String scenario)
+  SimulatedTargets(
+      Path folder, int nodes, int gpusPerNode, int nodesPerAddress, String scenario, String fields)
       throws IOException {
     if (nodesPerAddress < 1) {
       throw new IllegalArgumentException(
@@ -80,7 +81,11 @@ final class SimulatedTargets implements AutoCloseable {
                     "scenario",
                     g == 0 ? scenario : "none",
                     "seed",
-                    SEED + g));
+                    SEED + g,
+                    "fields",
+                    fields,
+                    "bmcs",
+                    0));
         simulators.add(new FleetSimulator(vertx, null, config));
         entries.addAll(new JsonArray(Files.readString(own, StandardCharsets.UTF_8)));
       }

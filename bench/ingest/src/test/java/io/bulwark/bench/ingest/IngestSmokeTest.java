@@ -19,7 +19,8 @@ class IngestSmokeTest {
 
   @Test
   void tinyFleetIsScrapedAndEvaluated(@TempDir Path folder) throws Exception {
-    try (SimulatedTargets fleet = new SimulatedTargets(folder.resolve("sim"), 3, 2, 2, "none");
+    try (SimulatedTargets fleet =
+            new SimulatedTargets(folder.resolve("sim"), 3, 2, 2, "none", "counters");
         BulwarkPipeline pipeline =
             new BulwarkPipeline(fleet.targetsFile(), folder.resolve("store"))) {
       String yml = Files.readString(fleet.prometheusFile(), StandardCharsets.UTF_8);
@@ -41,7 +42,8 @@ class IngestSmokeTest {
       assertThat(snapshot.up()).isEqualTo(3);
       assertThat(snapshot.failures()).isZero();
       assertThat(snapshot.scrapes()).isGreaterThanOrEqualTo(6);
-      assertThat(snapshot.series()).isGreaterThan(3 * 2 * 10);
+      assertThat(snapshot.series()).as("34 fields of 2 GPUs on 3 nodes").isEqualTo(3 * 2 * 34);
+      assertThat(snapshot.intervalMillis()).isEqualTo(1000);
       assertThat(snapshot.samples()).isGreaterThanOrEqualTo(2 * snapshot.series());
       assertThat(snapshot.evaluations()).isGreaterThanOrEqualTo(1);
       assertThat(snapshot.capacity().gpusInstalled()).isEqualTo(6);
