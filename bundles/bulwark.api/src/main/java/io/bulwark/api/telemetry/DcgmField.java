@@ -73,4 +73,13 @@ public final class DcgmField {
       "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL";
 
   private DcgmField() {}
+
+  /**
+   * The fields the node page charts for every GPU, in the order it shows them; with the inputs of
+   * the detectors, they are what Bulwark's counters file for dcgm-exporter asks for.
+   *
+   * @since 2.2
+   */
+  public static final java.util.List<String> NODE_CHARTS =
+      java.util.List.of(GPU_UTIL, GPU_TEMP, MEMORY_TEMP, SM_CLOCK, POWER_USAGE, FB_USED);
 }

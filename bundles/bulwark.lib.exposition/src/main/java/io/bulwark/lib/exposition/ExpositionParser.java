@@ -160,7 +160,7 @@ public final class ExpositionParser {
       memory.record(ordinal, b, p, p, null);
       return false;
     }
-    Object handle = memory.recall(ordinal, b, p, end);
+    Object handle = memory.recallAt(ordinal, b, p, end);
     if (handle == LineMemory.WHOLE_LINE) {
       memory.repeated(ordinal);
       return false;

@@ -44,39 +44,12 @@ final class LineMemory {
   }
 
   /**
-   * Returns the handle remembered for line {@code ordinal} (0 = the page's first line) if the line
-   * in {@code [from, end)} of {@code b} repeats it: a sample line that starts with the remembered
-   * key followed by a blank, or a comment line identical to the remembered one. Returns null
-   * otherwise. On a hit, {@link #keyLength()} is the length of the key.
-   */
-  Object recall(int ordinal, byte[] b, int from, int end) {
-    if (ordinal >= lines || keyStarts[ordinal] == NOT_REMEMBERED) {
-      return null;
-    }
-    int start = keyStarts[ordinal];
-    int length = keyEnds[ordinal] - start;
-    Object handle = handles[ordinal];
-    int after = from + length;
-    if (handle == WHOLE_LINE) {
-      if (after != end) {
-        return null;
-      }
-    } else if (after >= end || !ExpositionParser.isBlank(b[after])) {
-      return null;
-    }
-    if (!Arrays.equals(keys, start, start + length, b, from, after)) {
-      return null;
-    }
-    keyLength = length;
-    return handle;
-  }
-
-  /**
-   * Returns the handle remembered for line {@code ordinal} if the bytes of {@code b} from {@code
-   * from} repeat it, before the line's end is known ({@code length} ends the page): a sample key
-   * followed by a blank, or a comment line followed by the end of the line. A remembered key holds
-   * no newline, so matching bytes lie within the line. Returns null otherwise. On a hit, {@link
-   * #keyLength()} is the length of the key.
+   * Returns the handle remembered for line {@code ordinal} (0 = the page's first line) if the bytes
+   * of {@code b} from {@code from} repeat it: a sample key followed by a blank, or a comment line
+   * followed by the end of the line. {@code length} is where the bytes end: the page's end when the
+   * line's end is not known yet (a remembered key holds no newline, so matching bytes lie within
+   * the line), or the line's end. Returns null otherwise. On a hit, {@link #keyLength()} is the
+   * length of the key.
    */
   Object recallAt(int ordinal, byte[] b, int from, int length) {
     if (ordinal >= lines || keyStarts[ordinal] == NOT_REMEMBERED) {
@@ -105,13 +78,13 @@ final class LineMemory {
     return handle;
   }
 
-  /** Returns the length of the key of the last line {@link #recall} recognised. */
+  /** Returns the length of the key of the last line {@link #recallAt} recognised. */
   int keyLength() {
     return keyLength;
   }
 
   /**
-   * Records that line {@code ordinal} repeated the previous page's line, as {@link #recall} said.
+   * Records that line {@code ordinal} repeated the previous page's line, as {@link #recallAt} said.
    */
   void repeated(int ordinal) {
     if (diverged) {
@@ -127,7 +100,7 @@ final class LineMemory {
   }
 
   /**
-   * Records how line {@code ordinal}, which {@link #recall} did not recognise, was read: its key
+   * Records how line {@code ordinal}, which {@link #recallAt} did not recognise, was read: its key
    * {@code [from, to)} of {@code b} and the handle to recall it by, or, with a null handle, that it
    * is not to be remembered (a blank or malformed line, a comment that is not HELP or TYPE...).
    * Lines are recorded in order.

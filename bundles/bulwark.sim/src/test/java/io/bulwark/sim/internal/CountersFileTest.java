@@ -53,15 +53,8 @@ class CountersFileTest {
         (name, type) -> assertThat(type).as(name).isEqualTo(DcgmFieldInfo.of(name).type()));
   }
 
-  /** The fields the node page charts (NodesResource's chart metrics, node.js). */
-  static final Set<String> CHARTED =
-      Set.of(
-          DcgmField.GPU_UTIL,
-          DcgmField.GPU_TEMP,
-          DcgmField.MEMORY_TEMP,
-          DcgmField.SM_CLOCK,
-          DcgmField.POWER_USAGE,
-          DcgmField.FB_USED);
+  /** The fields the node page charts. */
+  static final Set<String> CHARTED = Set.copyOf(DcgmField.NODE_CHARTS);
 
   /**
    * The simulator serves exactly the file's fields by default; that each of them is read is shown

@@ -37,14 +37,7 @@ import java.util.stream.Collectors;
  */
 final class NodesResource {
   /** The series the node page charts, per GPU. */
-  static final List<String> CHART_METRICS =
-      List.of(
-          DcgmField.GPU_UTIL,
-          DcgmField.GPU_TEMP,
-          DcgmField.MEMORY_TEMP,
-          DcgmField.SM_CLOCK,
-          DcgmField.POWER_USAGE,
-          DcgmField.FB_USED);
+  static final List<String> CHART_METRICS = DcgmField.NODE_CHARTS;
 
   /** At most this many points per series; longer windows are averaged into buckets. */
   static final int MAX_POINTS = 600;
