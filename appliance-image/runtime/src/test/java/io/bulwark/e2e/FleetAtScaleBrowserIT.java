@@ -134,6 +134,33 @@ class FleetAtScaleBrowserIT {
         Files.write(
             shots.resolve("fleet-2048.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+        // The System page says how often the fleet is scraped now, as /metrics does: on this
+        // saturated machine telemetry may be shedding load, and then its row says why.
+        browser.get(bulwark.baseUrl() + "/#/system");
+        String interval =
+            wait.until(
+                d -> {
+                  String text = d.findElement(By.id("scrape-interval")).getText();
+                  return text.isEmpty() || text.equals("–") ? null : text;
+                });
+        String metrics = bulwark.send("GET", "/metrics", null, Duration.ofSeconds(30)).body();
+        assertThat(metrics)
+            .containsPattern("(?m)^bulwark_telemetry_scrape_interval_seconds \\d")
+            .containsPattern("(?m)^bulwark_telemetry_load_shedding [01]$")
+            .containsPattern("(?m)^bulwark_engine_evaluation_interval_seconds \\d");
+        assertThat(interval).matches("\\d+\\.\\d s(: shedding load \\(configured 1\\.0 s\\))?");
+        if (interval.contains("shedding")) {
+          assertThat(
+                  browser
+                      .findElement(By.cssSelector("#subsystem-list tr[data-subsystem='telemetry']"))
+                      .getText())
+              .contains("shedding load: every target is scraped every");
+        }
+        System.out.printf("System page at %d nodes: scrape interval %s%n", NODES, interval);
+        Files.write(
+            shots.resolve("system-2048.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
       } finally {
         browser.quit();
       }
