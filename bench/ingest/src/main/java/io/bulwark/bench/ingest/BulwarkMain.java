@@ -42,6 +42,14 @@ public final class BulwarkMain {
       System.out.println(tallyLine(now, previous) + roles);
       previous = now;
       if (!heapPrinted && Files.exists(trigger)) {
+        // Each detector's last evaluation, read before the full collection below can slow one.
+        StringBuilder detectors = new StringBuilder("DETECTOR_MS");
+        pipeline
+            .detectorMillis()
+            .forEach(
+                (name, ms) ->
+                    detectors.append(' ').append(name).append('=').append(Math.round(ms)));
+        System.out.println(detectors);
         long used = HeapReading.usedAfterFullGc();
         IngestTally.Snapshot counted = pipeline.snapshot();
         long kept = used - pipeline.baselineHeapBytes();
@@ -54,13 +62,7 @@ public final class BulwarkMain {
                 + counted.series()
                 + " bytes_per_series="
                 + (counted.series() == 0 ? 0 : kept / counted.series()));
-        StringBuilder detectors = new StringBuilder("DETECTOR_MS");
-        pipeline
-            .detectorMillis()
-            .forEach(
-                (name, ms) ->
-                    detectors.append(' ').append(name).append('=').append(Math.round(ms)));
-        System.out.println(detectors);
+
         heapPrinted = true;
       }
     }
