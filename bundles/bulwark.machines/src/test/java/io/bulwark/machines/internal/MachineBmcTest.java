@@ -113,6 +113,22 @@ class MachineBmcTest {
     }
   }
 
+  /**
+   * Waits until the BMC operation under way has ended and its result is in the history. A reader
+   * may see the machine's record of a write before that write's history entry (store reads do not
+   * wait for a write in progress), so both are waited for.
+   */
+  private static void awaitSettled(MachineRegistry r, MachineId id) throws InterruptedException {
+    await(
+        () -> {
+          List<MachineEvent> last = r.history(id, 1);
+          return r.machine(id).orElseThrow().pending().isEmpty()
+              && !last.isEmpty()
+              && (last.get(0).operation().endsWith(" done")
+                  || last.get(0).operation().endsWith(" failed"));
+        });
+  }
+
   private static String fingerprint() throws Exception {
     return HexFormat.of()
         .formatHex(
@@ -291,7 +307,7 @@ class MachineBmcTest {
               "wrong".toCharArray(),
               "admin");
       r.operate(m.id(), MachineOperation.POWER_CYCLE, "", "ops");
-      await(() -> r.machine(m.id()).orElseThrow().pending().isEmpty());
+      awaitSettled(r, m.id());
       Machine after = r.machine(m.id()).orElseThrow();
       assertThat(after.bmcError()).contains("refused the credentials");
       MachineEvent last = r.history(m.id(), 1).get(0);
@@ -434,7 +450,7 @@ class MachineBmcTest {
               .id();
 
       r.operate(id, MachineOperation.PROBE, "", "admin");
-      await(() -> r.machine(id).orElseThrow().pending().isEmpty());
+      awaitSettled(r, id);
       assertThat(r.machine(id).orElseThrow().presentedSha256()).isEmpty();
       assertThat(r.history(id, 10).get(r.history(id, 10).size() - 1).reason())
           .contains("probed: Acme X1, serial S1")
