@@ -117,18 +117,32 @@ class FleetPageBrowserIT {
         wait.until(d -> d.findElements(By.cssSelector(".metric-chart")).size() == 6);
         wait.until(
             d -> !d.findElements(By.cssSelector(".metric-chart polyline.line-flagged")).isEmpty());
-        org.openqa.selenium.WebElement temp =
-            browser.findElement(
-                By.cssSelector(".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP'] svg"));
-        new org.openqa.selenium.interactions.Actions(browser).moveToElement(temp).perform();
-        assertThat(
-                browser
-                    .findElement(
-                        By.cssSelector(
-                            ".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP'] .chart-readout"))
-                    .getText())
-            .contains("GPU 0:")
-            .contains("°C");
+        // The page redraws its charts every few seconds, which resets a readout; point again at
+        // the chart drawn last until its readout names the GPUs.
+        String readout =
+            wait.until(
+                d -> {
+                  try {
+                    org.openqa.selenium.WebElement temp =
+                        d.findElement(
+                            By.cssSelector(
+                                ".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP'] svg"));
+                    new org.openqa.selenium.interactions.Actions(browser)
+                        .moveToElement(temp, -20, 0)
+                        .moveToElement(temp)
+                        .perform();
+                    String text =
+                        d.findElement(
+                                By.cssSelector(
+                                    ".metric-chart[data-metric='DCGM_FI_DEV_GPU_TEMP']"
+                                        + " .chart-readout"))
+                            .getText();
+                    return text.contains("GPU 0:") ? text : null;
+                  } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                    return null;
+                  }
+                });
+        assertThat(readout).contains("GPU 0:").contains("°C");
         Files.write(
             shot.resolveSibling("node-page.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));

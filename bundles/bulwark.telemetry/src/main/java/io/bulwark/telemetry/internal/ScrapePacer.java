@@ -5,6 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Sheds scrape load deliberately when the appliance cannot keep up with its fleet. Rather than
@@ -34,6 +36,8 @@ import java.util.function.LongSupplier;
  * rounds, and the status is read from any thread.
  */
 final class ScrapePacer {
+  private static final Logger LOG = Logger.getLogger(ScrapePacer.class.getName());
+
   /** The share of a round's scrapes missed that makes it overloaded (with the appliance busy). */
   static final double OVERLOADED_MISSES = 0.02;
 
@@ -224,12 +228,29 @@ final class ScrapePacer {
       roundsSinceShrink++;
     }
     long now = clock.getAsLong();
+    lastRound = new Round(verdict, scrapes, misses, share, cpu, waited, late, now);
     if (stretch > 1.0 && sheddingSinceMillis < 0) {
       sheddingSinceMillis = now;
-    } else if (stretch == 1.0) {
+      LOG.log(
+          Level.WARNING,
+          String.format(
+              Locale.ROOT,
+              "Telemetry is shedding load: every target is now scraped every %.1f s instead of"
+                  + " %.1f s, because the appliance could not keep up (%s). Find what else takes"
+                  + " its CPUs or give it a smaller fleet; the interval returns by itself.",
+              intervalMillis() / 1000.0,
+              baseIntervalMillis / 1000.0,
+              lastRound.describe()));
+    } else if (stretch == 1.0 && sheddingSinceMillis >= 0) {
+      LOG.log(
+          Level.INFO,
+          String.format(
+              Locale.ROOT,
+              "Telemetry scrapes every target every %.1f s again, after shedding load for %d s",
+              baseIntervalMillis / 1000.0,
+              (now - sheddingSinceMillis) / 1000));
       sheddingSinceMillis = -1;
     }
-    lastRound = new Round(verdict, scrapes, misses, share, cpu, waited, late, now);
     if (verdict == Verdict.OVERLOADED) {
       lastOverloaded = lastRound;
     }

@@ -126,18 +126,8 @@ final class TelemetryHealth {
               + " the heap (-Xmx) or maxSeries (PID io.bulwark.telemetry)";
     } else if (pacing.shedding()) {
       next = SubsystemState.DEGRADED;
-      summary =
-          String.format(
-              Locale.ROOT,
-              "shedding load: every target is scraped every %.1f s instead of %.1f s, because the"
-                  + " appliance could not keep up (%s); detectors evaluate at the same pace",
-              pacing.intervalMillis() / 1000.0,
-              pacing.configuredIntervalMillis() / 1000.0,
-              pacing.lastOverloaded().describe());
-      action =
-          "Find what else takes the appliance's CPUs (a backup, an update's verification, another"
-              + " service) or give it a smaller fleet; telemetry returns to the scrape interval by"
-              + " itself once there is room";
+      summary = sheddingSummary(pacing);
+      action = SHEDDING_ACTION;
     } else if (2 * down >= targets.size() || limited > 0) {
       next = SubsystemState.DEGRADED;
       TargetStatus example = limited > 0 ? firstLimited : firstDown;
@@ -164,10 +154,30 @@ final class TelemetryHealth {
               budget.limit());
       action = "";
     }
+    if (pacing.shedding() && !summary.startsWith("shedding load")) {
+      // Another reason leads; shedding is said too, so that the interval in effect is explained.
+      summary += "; and " + sheddingSummary(pacing);
+      action += ". " + SHEDDING_ACTION;
+    }
     if (next != state) {
       state = next;
       since = now;
     }
     return new SubsystemStatus(SUBSYSTEM, next, summary, action, since, m);
+  }
+
+  private static final String SHEDDING_ACTION =
+      "Find what else takes the appliance's CPUs (a backup, an update's verification, another"
+          + " service) or give it a smaller fleet; telemetry returns to the scrape interval by"
+          + " itself once there is room";
+
+  private static String sheddingSummary(ScrapePacer.Report pacing) {
+    return String.format(
+        Locale.ROOT,
+        "shedding load: every target is scraped every %.1f s instead of %.1f s, because the"
+            + " appliance could not keep up (%s); detectors evaluate at the same pace",
+        pacing.intervalMillis() / 1000.0,
+        pacing.configuredIntervalMillis() / 1000.0,
+        pacing.lastOverloaded().describe());
   }
 }

@@ -119,6 +119,34 @@ class TelemetryHealthTest {
         .containsEntry("bulwark_telemetry_scrape_interval_seconds", 1.0);
   }
 
+  @Test
+  void sheddingIsSaidAlongsideAnotherReasonThatLeads() {
+    ScrapePacer pacer = pacer(0.99);
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 100; i++) {
+        pacer.started();
+      }
+      for (int i = 0; i < 7; i++) {
+        pacer.missed();
+      }
+      pacer.endRound();
+    }
+    SeriesBudget full = new SeriesBudget(10);
+    for (int i = 0; i < 10; i++) {
+      full.reserve();
+    }
+
+    SubsystemStatus s = health.status(targets(4, 0, 0), "", full, 4, 0, pacer.report());
+
+    assertThat(s.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(s.summary())
+        .startsWith("telemetry holds 10 series, all this heap allows")
+        .contains("; and shedding load: every target is scraped every 2.0 s instead of 1.0 s");
+    assertThat(s.action())
+        .contains("raise the heap")
+        .contains("returns to the scrape interval by itself");
+  }
+
   private static ScrapePacer pacer(double cpu) {
     return new ScrapePacer(1000, 800, 4000, () -> cpu, NOW::toEpochMilli);
   }
