@@ -18,19 +18,20 @@ import java.util.logging.Logger;
  * outcome of each scrape); read by {@link TelemetryHealth}.
  *
  * <p>A round is one pass over every target at the current interval. It is <em>overloaded</em> when
- * at least {@link #OVERLOADED_MISSES} of its scrapes were missed (a target that answered its
- * previous scrape, or has not been heard from yet, timed out; or a scrape could not start because
- * the previous one had not ended), or {@link #OVERLOADED_TIMEOUTS} of them timed out whatever their
- * targets did before (a start-up storm: half the fleet is not a dead rack), while the appliance
- * itself was the bottleneck: the machine's CPUs {@link #BUSY_CPU} busy or more, or pages waiting
- * for a parsing worker, or the scrape timer firing, a quarter of the interval late. Targets that
- * stay down do not count: a dead rack is not load. An overloaded round stretches the interval by
- * {@link #GROWTH}, up to the maximum. A round is <em>calm</em> when under {@link #CALM_MISSES} were
- * missed and nothing waited. After {@link #CALM_ROUNDS} calm rounds with the CPUs under {@link
- * #ROOMY_CPU} busy, the interval shrinks by {@link #SHRINK} towards the configured one; with the
- * CPUs still busy it shrinks by {@link #PROBE_SHRINK} only after a longer run of calm rounds (a
- * probe), and a probe that brings an overloaded round within {@link #PROBE_SETTLE_ROUNDS} rounds
- * doubles the wait before the next, so that a machine at its limit settles instead of see-sawing.
+ * at least {@link #OVERLOADED_MISSES} of its scrapes, and {@link #MIN_MISSES} or more, were missed
+ * (a target that answered its previous scrape, or has not been heard from yet, timed out; or a
+ * scrape could not start because the previous one had not ended), or {@link #OVERLOADED_TIMEOUTS}
+ * of them timed out whatever their targets did before (a start-up storm: half the fleet is not a
+ * dead rack), while the appliance itself was the bottleneck: the machine's CPUs {@link #BUSY_CPU}
+ * busy or more, or pages waiting for a parsing worker, or the scrape timer firing, a quarter of the
+ * interval late. Targets that stay down do not count: a dead rack is not load. An overloaded round
+ * stretches the interval by {@link #GROWTH}, up to the maximum. A round is <em>calm</em> when under
+ * {@link #CALM_MISSES} were missed and nothing waited. After {@link #CALM_ROUNDS} calm rounds with
+ * the CPUs under {@link #ROOMY_CPU} busy, the interval shrinks by {@link #SHRINK} towards the
+ * configured one; with the CPUs still busy it shrinks by {@link #PROBE_SHRINK} only after a longer
+ * run of calm rounds (a probe), and a probe that brings an overloaded round within {@link
+ * #PROBE_SETTLE_ROUNDS} rounds doubles the wait before the next, so that a machine at its limit
+ * settles instead of see-sawing.
  *
  * <p>Thread-safe: scrapes report from event loops and parsing workers, the loop's timer ends
  * rounds, and the status is read from any thread.
@@ -46,6 +47,12 @@ final class ScrapePacer {
    * overloaded (with the appliance busy): half the fleet at once is not a dead rack.
    */
   static final double OVERLOADED_TIMEOUTS = 0.5;
+
+  /**
+   * The fewest scrapes missed (or timed out) in a round that can make it overloaded: in a small
+   * fleet one late page is a hiccup (a pause at start-up), not load to shed.
+   */
+  static final int MIN_MISSES = 3;
 
   /** The share of a round's scrapes missed below which it is calm. */
   static final double CALM_MISSES = 0.005;
@@ -199,8 +206,10 @@ final class ScrapePacer {
     boolean saturated = cpu >= BUSY_CPU;
     boolean roomy = !(cpu >= ROOMY_CPU);
     Verdict verdict;
-    boolean massTimeouts = (double) timeouts / scrapes >= OVERLOADED_TIMEOUTS;
-    if ((share >= OVERLOADED_MISSES || massTimeouts) && (saturated || behind)) {
+    boolean massTimeouts =
+        timeouts >= MIN_MISSES && (double) timeouts / scrapes >= OVERLOADED_TIMEOUTS;
+    boolean manyMissed = misses >= MIN_MISSES && share >= OVERLOADED_MISSES;
+    if ((manyMissed || massTimeouts) && (saturated || behind)) {
       verdict = Verdict.OVERLOADED;
       overloadedRounds++;
       if (roundsSinceShrink <= PROBE_SETTLE_ROUNDS) {

@@ -14,10 +14,11 @@ import java.util.Map;
  * Telemetry's report of itself as the {@code telemetry} subsystem: DOWN when nothing can be seen
  * (no target answers, scraping has stopped, or the targets file is broken with no target left),
  * DEGRADED when telemetry itself sees less than it should (samples dropped for a limit, the series
- * budget spent, no target listed, load shed by stretching the scrape interval, or half the targets
- * or more down at once, which points at the appliance's network rather than at the nodes), UP
- * otherwise; with what to do and the gauges behind it. A few targets down are the nodes' problem,
- * reported as their own findings (telemetry-stale), and counted here. Thread-safe.
+ * budget spent, no target listed, load shed by stretching the scrape interval for {@link
+ * #SHEDDING_GRACE_MILLIS} or longer, or half the targets or more down at once, which points at the
+ * appliance's network rather than at the nodes), UP otherwise; with what to do and the gauges
+ * behind it. A few targets down are the nodes' problem, reported as their own findings
+ * (telemetry-stale), and counted here. Thread-safe.
  */
 final class TelemetryHealth {
   static final String SUBSYSTEM = "telemetry";
@@ -124,7 +125,8 @@ final class TelemetryHealth {
       action =
           "Remove nodes you no longer have (Fleet page), fix exporters that invent series, or raise"
               + " the heap (-Xmx) or maxSeries (PID io.bulwark.telemetry)";
-    } else if (pacing.shedding()) {
+    } else if (pacing.shedding()
+        && now.toEpochMilli() - pacing.sheddingSinceMillis() >= SHEDDING_GRACE_MILLIS) {
       next = SubsystemState.DEGRADED;
       summary = sheddingSummary(pacing);
       action = SHEDDING_ACTION;
@@ -157,7 +159,7 @@ final class TelemetryHealth {
     if (pacing.shedding() && !summary.startsWith("shedding load")) {
       // Another reason leads; shedding is said too, so that the interval in effect is explained.
       summary += "; and " + sheddingSummary(pacing);
-      action += ". " + SHEDDING_ACTION;
+      action = action.isEmpty() ? SHEDDING_ACTION : action + ". " + SHEDDING_ACTION;
     }
     if (next != state) {
       state = next;
@@ -165,6 +167,13 @@ final class TelemetryHealth {
     }
     return new SubsystemStatus(SUBSYSTEM, next, summary, action, since, m);
   }
+
+  /**
+   * How long load shedding lasts before telemetry is DEGRADED for it (and the appliance finding
+   * opens): a few seconds of stretched interval at start-up or in a burst is said in the summary
+   * and in /metrics, not alerted.
+   */
+  static final long SHEDDING_GRACE_MILLIS = 30_000;
 
   private static final String SHEDDING_ACTION =
       "Find what else takes the appliance's CPUs (a backup, an update's verification, another"

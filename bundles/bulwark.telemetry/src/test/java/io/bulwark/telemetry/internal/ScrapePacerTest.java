@@ -123,6 +123,16 @@ class ScrapePacerTest {
   }
 
   @Test
+  void oneOrTwoLatePagesOfASmallFleetAreAHiccupNotLoad() {
+    cpu = 0.99;
+    round(16, 1, 0, 300);
+    round(16, 2, 0, 300);
+    assertThat(pacer.stretch()).as("2 of 16 missed").isEqualTo(1.0);
+    round(16, 3, 0, 300);
+    assertThat(pacer.stretch()).as("3 of 16 missed").isGreaterThan(1.0);
+  }
+
+  @Test
   void aRoundWithoutScrapesDecidesNothing() {
     pacer.missed();
     pacer.endRound();

@@ -85,16 +85,8 @@ class TelemetryHealthTest {
 
   @Test
   void sheddingLoadDegradesTelemetrySayingWhyAndWhatToDo() {
-    ScrapePacer pacer = pacer(0.99);
-    for (int round = 0; round < 3; round++) {
-      for (int i = 0; i < 100; i++) {
-        pacer.started();
-      }
-      for (int i = 0; i < 7; i++) {
-        pacer.missed();
-      }
-      pacer.endRound();
-    }
+    ScrapePacer pacer = pacer(0.99, NOW.minusSeconds(40));
+    overload(pacer);
 
     SubsystemStatus s = health.status(targets(4, 0, 0), "", budget, 4, 0, pacer.report());
 
@@ -120,17 +112,24 @@ class TelemetryHealthTest {
   }
 
   @Test
+  void aFewSecondsOfSheddingAreSaidButNotAlerted() {
+    ScrapePacer pacer = pacer(0.99, NOW.minusSeconds(5));
+    overload(pacer);
+
+    SubsystemStatus s = health.status(targets(4, 0, 0), "", budget, 4, 0, pacer.report());
+
+    assertThat(s.state()).isEqualTo(SubsystemState.UP);
+    assertThat(s.summary())
+        .startsWith("4 of 4 target(s) scraped")
+        .contains("; and shedding load: every target is scraped every 2.0 s instead of 1.0 s");
+    assertThat(s.action()).contains("returns to the scrape interval by itself");
+    assertThat(s.measurements()).containsEntry("bulwark_telemetry_load_shedding", 1.0);
+  }
+
+  @Test
   void sheddingIsSaidAlongsideAnotherReasonThatLeads() {
     ScrapePacer pacer = pacer(0.99);
-    for (int round = 0; round < 3; round++) {
-      for (int i = 0; i < 100; i++) {
-        pacer.started();
-      }
-      for (int i = 0; i < 7; i++) {
-        pacer.missed();
-      }
-      pacer.endRound();
-    }
+    overload(pacer);
     SeriesBudget full = new SeriesBudget(10);
     for (int i = 0; i < 10; i++) {
       full.reserve();
@@ -148,7 +147,25 @@ class TelemetryHealthTest {
   }
 
   private static ScrapePacer pacer(double cpu) {
-    return new ScrapePacer(1000, 800, 4000, () -> cpu, NOW::toEpochMilli);
+    return pacer(cpu, NOW);
+  }
+
+  /** A pacer whose rounds end at {@code roundsAt}. */
+  private static ScrapePacer pacer(double cpu, Instant roundsAt) {
+    return new ScrapePacer(1000, 800, 4000, () -> cpu, roundsAt::toEpochMilli);
+  }
+
+  /** Three overloaded rounds: 7 of 100 scrapes missed each with the CPUs saturated. */
+  private static void overload(ScrapePacer pacer) {
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 100; i++) {
+        pacer.started();
+      }
+      for (int i = 0; i < 7; i++) {
+        pacer.missed();
+      }
+      pacer.endRound();
+    }
   }
 
   /** Returns {@code n} targets scraped now, the first {@code down} down, the next limited. */
