@@ -42,7 +42,7 @@ export function mount(root) {
           h('td', { class: 'nowrap', title: absolute(s.since) }, relative(s.since)),
           h('td', {}, s.summary),
           h('td', {}, s.action || '–'))))));
-      replace(coverageHost, coverageView(coverage));
+      replace(coverageHost, coverageView(coverage, seriesBudgetSpent(health.subsystems || [])));
       replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Last scrape', 'Duration', 'Samples', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },
@@ -71,13 +71,29 @@ export function mount(root) {
   return { refresh, onCapacity() {}, onFinding() {}, unmount() {} };
 }
 
-/** The detectors that cannot fully see some nodes, grouped by the fields their exporters lack. */
-function coverageView(coverage) {
+/** True when telemetry keeps no new series because its series budget is spent. */
+function seriesBudgetSpent(subsystems) {
+  const telemetry = subsystems.find((s) => s.subsystem === 'telemetry');
+  const m = telemetry && telemetry.measurements;
+  return Boolean(m && m.bulwark_telemetry_series_limit > 0
+    && m.bulwark_telemetry_series >= m.bulwark_telemetry_series_limit);
+}
+
+/**
+ * The detectors that cannot fully see some nodes, grouped by the fields missing there: not served by
+ * their exporters, or, while the series budget is spent, served but not kept.
+ */
+function coverageView(coverage, budgetSpent) {
+  const cause = budgetSpent
+    ? 'Telemetry keeps no new series while its series budget is spent (see the telemetry row above), so '
+      + 'these fields may be served but dropped: raise the heap or maxSeries first; if gaps remain, enable '
+      + 'the fields in the exporter (appliance-image/etc/dcgm-exporter/bulwark-counters.csv).'
+    : 'Enable the fields in the exporter (appliance-image/etc/dcgm-exporter/bulwark-counters.csv).';
   const summary = h('p', { id: 'coverage-summary', class: coverage.gaps.length ? 'notice warning' : 'muted' },
     coverage.gaps.length
       ? `${coverage.nodesReporting - coverage.nodesComplete} of ${coverage.nodesReporting} reporting nodes `
         + `(${coverage.gpusPartlyCovered} GPUs) lack fields some detectors read: those detectors cannot see `
-        + 'those faults there. Enable the fields in the exporter (appliance-image/etc/dcgm-exporter/bulwark-counters.csv).'
+        + `those faults there. ${cause}`
       : `Every detector sees every field it reads on all ${coverage.nodesReporting} reporting nodes.`);
   if (!coverage.gaps.length) return summary;
   return [summary, h('table', { id: 'coverage-list', class: 'table' },
