@@ -108,7 +108,13 @@ class AreaSeamsTest {
       xid = health.findings(FindingQuery.open().withKind(FindingKind.XID).withNode(node));
     }
     assertThat(xid).as("the xid detector judged the pushed readings").singleElement();
-    assertThat(xid.get(0).gpuUuid()).isEqualTo("GPU-itest-pushed-7");
+    // The finding names the GPU's UUID once the inventory has recorded the pushed GPU list, which
+    // it does beside the detectors: a finding opened first gets it at its next evaluation.
+    HotSwapTest.await(
+        () ->
+            health.findings(FindingQuery.open().withKind(FindingKind.XID).withNode(node)).stream()
+                .anyMatch(f -> f.gpuUuid().equals("GPU-itest-pushed-7")),
+        "the xid finding names the pushed GPU's UUID");
     assertThat(telemetry.latest(SeriesId.of(node, 0, DcgmField.GPU_TEMP)).value()).isEqualTo(64);
     HotSwapTest.await(() -> fleet.node(node).isPresent(), "the inventory recorded the node");
     assertThat(fleet.node(node).orElseThrow().gpus()).isEqualTo(gpus);
