@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.function.Predicate;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -31,6 +30,7 @@ final class DhcpResponder {
   private final LeaseBook leases;
   private final Predicate<String> loaderPresent;
   private final Clock clock;
+  private final RepeatedWarnings warnings;
 
   DhcpResponder(
       DhcpSettings settings, LeaseBook leases, Predicate<String> loaderPresent, Clock clock) {
@@ -38,6 +38,7 @@ final class DhcpResponder {
     this.leases = leases;
     this.loaderPresent = loaderPresent;
     this.clock = clock;
+    this.warnings = new RepeatedWarnings(LOG, clock);
   }
 
   /**
@@ -62,7 +63,8 @@ final class DhcpResponder {
         {
           int address = leases.offer(client.mac(), request.address(DhcpPacket.REQUESTED_IP), now);
           if (address == 0) {
-            LOG.warning(
+            warnings.warn(
+                "range-full " + client.mac(),
                 () ->
                     "No address left for "
                         + client.mac()
@@ -210,8 +212,8 @@ final class DhcpResponder {
         }
         String loader = loader(client.arch());
         if (loader == null || !loaderPresent.test(loader)) {
-          LOG.log(
-              Level.WARNING,
+          warnings.warn(
+              "no-loader " + client.mac(),
               () ->
                   "No boot loader for "
                       + client.mac()
