@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * have a lane of their own, so that an administrator's login does not queue behind a flood from
  * elsewhere. The other lane takes at most {@value #OTHERS_PER_SECOND} attempts a second from all
  * new addresses together and refuses attempts beyond that, or beyond {@value #MAX_WAITING} waiting
- * (503), so that a flood from many addresses costs a fraction of one core. Thread-safe; {@link
- * #admit} runs on the event loop.
+ * (503), so that a flood from many addresses costs a fraction of one core. An attempt answered 503
+ * (the appliance still starting, a service it needs being updated) does not count against the
+ * client's budget. Thread-safe; {@link #admit} runs on the event loop.
  */
 final class LoginGate implements AutoCloseable {
   static final int BURST = 10;
@@ -81,6 +82,14 @@ final class LoginGate implements AutoCloseable {
                 "too many login attempts from " + source + "; try again in " + wait + " s", wait));
         return;
       }
+      // An attempt the appliance could not serve (503: still starting, a service it needs is
+      // being updated, the login lane is full) is not the client's: it gets its attempt back.
+      ctx.addHeadersEndHandler(
+          v -> {
+            if (ctx.response().getStatusCode() == 503) {
+              giveBack(source);
+            }
+          });
       boolean knownSource = isKnown(source);
       if (!knownSource) {
         if (!takeOthers()) {
@@ -144,6 +153,14 @@ final class LoginGate implements AutoCloseable {
     Bucket b = buckets.computeIfAbsent(source, s -> new Bucket(BURST, now));
     long wait = b.take(now, BURST, REFILL_SECONDS * 1000L);
     return wait == 0 ? 0 : Math.max(1, (wait + 999) / 1000);
+  }
+
+  /** Returns an attempt taken by {@link #take} to the budget of {@code source}. */
+  synchronized void giveBack(String source) {
+    Bucket b = buckets.get(source);
+    if (b != null && b.tokens < BURST) {
+      b.tokens++;
+    }
   }
 
   /** Takes an attempt from the budget of every address not known yet. */

@@ -48,8 +48,15 @@ final class FakeAccounts implements Accounts {
     return Optional.empty();
   }
 
+  /** While true, a login fails as it does while the store is not running (503). */
+  volatile boolean storeDown;
+
   @Override
   public synchronized Session login(String user, char[] password, String source) {
+    if (storeDown) {
+      throw new io.bulwark.api.store.StoreUnavailableException(
+          "the store is not running: retry in a few seconds", null);
+    }
     boolean known = user.equals("admin") || user.equals("fresh");
     if (!known || !Arrays.equals(password, PASSWORD.toCharArray())) {
       throw new AuthenticationException("wrong password for " + user);

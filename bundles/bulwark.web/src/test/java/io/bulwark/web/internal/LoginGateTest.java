@@ -1,0 +1,70 @@
+package io.bulwark.web.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A login the appliance could not serve (503, e.g. while the store is not running yet) is not held
+ * against the client: the client still has its whole budget of attempts when the appliance can
+ * answer, and is not refused with 429 for the retries it made meanwhile.
+ */
+class LoginGateTest {
+  private final FleetFixture fixture = new FleetFixture();
+  private Vertx vertx;
+  private WebServer server;
+  private ApiClient anonymous;
+
+  @BeforeEach
+  void start() {
+    vertx = Vertx.vertx();
+    server = fixture.start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)));
+    anonymous = new ApiClient(server.port(), null);
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+    vertx.close().toCompletionStage().toCompletableFuture().join();
+  }
+
+  @Test
+  void attemptsAnswered503DoNotCountAgainstTheClient() {
+    fixture.accounts.storeDown = true;
+    for (int i = 0; i < LoginGate.BURST * 2; i++) {
+      assertThat(login(FakeAccounts.PASSWORD).statusCode()).as("attempt %d", i).isEqualTo(503);
+    }
+    fixture.accounts.storeDown = false;
+    for (int i = 0; i < LoginGate.BURST - 1; i++) {
+      assertThat(login("wrong-" + i).statusCode()).as("wrong password %d", i).isEqualTo(401);
+    }
+    assertThat(login(FakeAccounts.PASSWORD).statusCode())
+        .as("the last attempt of the budget, after %d answered 503", LoginGate.BURST * 2)
+        .isEqualTo(201);
+    int answered = LoginGate.BURST;
+    while (login("wrong-" + answered).statusCode() != 429 && answered < LoginGate.BURST + 5) {
+      answered++;
+    }
+    assertThat(answered)
+        .as(
+            "attempts answered before the first 429 (one refills every %d s)",
+            LoginGate.REFILL_SECONDS)
+        .isBetween(LoginGate.BURST, LoginGate.BURST + 2);
+  }
+
+  private HttpResponse<String> login(String password) {
+    return anonymous.send(
+        anonymous
+            .request("/api/v1/session")
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"user\":\"admin\",\"password\":\"" + password + "\"}"))
+            .build());
+  }
+}
