@@ -31,8 +31,10 @@ class LifecycleIT {
       while (nodes.size() < 64 && System.nanoTime() < deadline) {
         Thread.sleep(500);
         var r = first.get("/api/v1/nodes");
-        // 503 while the fleet area is still binding after start-up: ask again
-        nodes = r.statusCode() == 200 ? nodesOf(r.body()) : new JsonArray();
+        assertThat(r.statusCode())
+            .as("GET /api/v1/nodes once started: %s", r.body())
+            .isEqualTo(200);
+        nodes = nodesOf(r.body());
       }
       assertThat(nodes).hasSize(64);
       inventoryBefore =
@@ -50,10 +52,7 @@ class LifecycleIT {
       second.awaitUp(Duration.ofSeconds(60));
       // The inventory is served from the store before the first scrape of this run has finished.
       var answer = second.get("/api/v1/nodes");
-      for (int i = 0; i < 60 && answer.statusCode() == 503; i++) {
-        Thread.sleep(500);
-        answer = second.get("/api/v1/nodes");
-      }
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
       JsonArray nodes = nodesOf(answer.body());
       assertThat(
               nodes.stream()

@@ -1,5 +1,7 @@
 package io.bulwark.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -99,7 +101,11 @@ final class RunningAppliance implements AutoCloseable {
     return "https://127.0.0.1:" + httpsPort;
   }
 
-  /** Waits until the API answers; returns the seconds from process start until then. */
+  /**
+   * Waits until the appliance says it is ready ({@code /healthz} answers "ok", which it does only
+   * after "Bulwark started") and logs in as the initial admin, once: a ready appliance admits the
+   * login. Returns the seconds from process start until it was ready.
+   */
   double awaitUp(Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
@@ -108,11 +114,12 @@ final class RunningAppliance implements AutoCloseable {
             "Bulwark exited with " + process.exitValue() + " before it listened:\n" + console());
       }
       try {
-        int status = rawGet("/api/v1/health").statusCode();
-        // The admin plane listens before every service is bound: a login answered 503 ("the store
-        // is not running … retry in a few seconds") is retried, as a client would.
-        if ((status == 200 || status == 401) && tryLogin()) {
-          return (System.nanoTime() - startedNanos) / 1e9;
+        HttpResponse<String> health = rawGet("/healthz");
+        if (health.statusCode() == 200) {
+          double seconds = (System.nanoTime() - startedNanos) / 1e9;
+          assertThat(console()).as("the console once /healthz is ok").contains("Bulwark started");
+          login();
+          return seconds;
         }
       } catch (IOException notYet) {
         // not listening yet
@@ -124,13 +131,6 @@ final class RunningAppliance implements AutoCloseable {
 
   /** Logs in as the initial admin; later calls carry the session cookie and CSRF token. */
   void login() throws IOException, InterruptedException {
-    if (!tryLogin()) {
-      throw new AssertionError("login as admin failed: the appliance answered 503");
-    }
-  }
-
-  /** Logs in as the initial admin; false if the appliance answered 503 (not ready yet). */
-  private boolean tryLogin() throws IOException, InterruptedException {
     String body =
         new io.vertx.core.json.JsonObject()
             .put("user", "admin")
@@ -144,28 +144,12 @@ final class RunningAppliance implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() == 503) {
-      return false;
-    }
-    if (r.statusCode() == 429) {
-      // the login gate's limit, met by the retries while the login answered 503: wait as told
-      long seconds =
-          r.headers()
-              .firstValue("Retry-After")
-              .map(String::strip)
-              .filter(v -> v.matches("[0-9]{1,3}"))
-              .map(Long::parseLong)
-              .orElse(1L);
-      Thread.sleep(Math.min(seconds, 5) * 1000L);
-      return false;
-    }
     if (r.statusCode() != 201) {
       throw new AssertionError("login as admin failed: " + r.statusCode() + " " + r.body());
     }
     String cookie = r.headers().firstValue("set-cookie").orElseThrow();
     sessionCookie = cookie.substring(0, cookie.indexOf(';'));
     csrfToken = new io.vertx.core.json.JsonObject(r.body()).getString("csrfToken");
-    return true;
   }
 
   private HttpResponse<String> rawGet(String path) throws IOException, InterruptedException {

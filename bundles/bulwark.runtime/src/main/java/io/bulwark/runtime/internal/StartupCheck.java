@@ -1,7 +1,11 @@
 package io.bulwark.runtime.internal;
 
+import io.bulwark.api.system.ApplianceStarted;
 import io.bulwark.api.system.ConsoleNotice;
 import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Hashtable;
 import java.util.List;
 import java.util.function.Predicate;
 import org.osgi.framework.BundleContext;
@@ -9,17 +13,25 @@ import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkListener;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.ComponentConstants;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * Refuses a half-started appliance: once the framework has started, waits for the services the role
  * cannot run without (the FIPS module, the secret store, the TLS identity, the admin plane) and, if
  * one is still missing after the timeout, says which and exits (status 78), instead of running on
- * without them. The components' own errors, logged above, say why.
+ * without them. The components' own errors, logged above, say why. When they are up and no
+ * component is still activating, says "Bulwark started" and registers {@link ApplianceStarted}, for
+ * which the admin plane's health and login wait: ready when it says so.
  */
 @Component(
     immediate = true,
@@ -30,13 +42,18 @@ public final class StartupCheck implements FrameworkListener {
   private static final System.Logger LOG = System.getLogger(StartupCheck.class.getName());
 
   private final BundleContext context;
+  private final ServiceComponentRuntime components;
   private final List<String> required;
   private final long timeoutMillis;
+  private static final long POLL_MILLIS = 100;
   private volatile Thread watcher;
+  private volatile ServiceRegistration<ApplianceStarted> started;
 
   @Activate
-  public StartupCheck(BundleContext context, StartupConfig config) {
+  public StartupCheck(
+      BundleContext context, StartupConfig config, @Reference ServiceComponentRuntime components) {
     this.context = context;
+    this.components = components;
     this.required = List.of(config.requiredServices());
     this.timeoutMillis = config.timeoutSeconds() * 1000L;
     if (config.timeoutSeconds() < 1) {
@@ -69,15 +86,36 @@ public final class StartupCheck implements FrameworkListener {
   private void await() {
     long deadline = System.currentTimeMillis() + timeoutMillis;
     List<String> missing = missing(required, this::up);
-    while (!missing.isEmpty() && System.currentTimeMillis() < deadline) {
+    List<String> activating = List.of();
+    int settled = 0;
+    while (System.currentTimeMillis() < deadline) {
+      if (missing.isEmpty()) {
+        activating = activating();
+        // Settled twice in a row: a component that just went can bring one back a moment later.
+        settled = activating.isEmpty() ? settled + 1 : 0;
+        if (settled >= 2) {
+          break;
+        }
+      }
       try {
-        Thread.sleep(200);
+        Thread.sleep(POLL_MILLIS);
       } catch (InterruptedException e) {
         return;
       }
       missing = missing(required, this::up);
     }
     if (missing.isEmpty()) {
+      if (!activating.isEmpty()) {
+        LOG.log(
+            Level.WARNING,
+            "Components still activating {0} s after the framework started: {1}; starting"
+                + " without waiting for them",
+            timeoutMillis / 1000,
+            activating);
+      }
+      started =
+          context.registerService(
+              ApplianceStarted.class, new Started(Instant.now()), new Hashtable<>());
       LOG.log(Level.INFO, "Bulwark started: every required service is up");
       showNotices();
       return;
@@ -120,12 +158,22 @@ public final class StartupCheck implements FrameworkListener {
   /**
    * Returns true if a service of this class is up: registered, and its component activated (DS
    * registers an immediate component's service before it activates, so a failed activation still
-   * shows as registered; getting the service object tells).
+   * shows as registered). The state of a Declarative Services component is read from the runtime
+   * (an immediate component still activating is not up yet): asking for its service object would
+   * wait on the lock DS holds while it activates, and fail with an error on a busy machine. A
+   * delayed component, or a service registered by hand, is up if its service object can be got.
    */
   private boolean up(String objectClass) {
     try {
       ServiceReference<?> ref = context.getServiceReference(objectClass);
       if (ref == null) {
+        return false;
+      }
+      ComponentState state = componentState(ref);
+      if (state == ComponentState.ACTIVE) {
+        return true;
+      }
+      if (state == ComponentState.NOT_ACTIVE) {
         return false;
       }
       Object service = context.getService(ref);
@@ -139,6 +187,67 @@ public final class StartupCheck implements FrameworkListener {
     }
   }
 
+  /**
+   * Returns the immediate components that DS is activating now (satisfied, not active yet): while
+   * there is one, some area of the appliance may not answer yet.
+   */
+  private List<String> activating() {
+    List<String> names = new ArrayList<>();
+    for (ComponentDescriptionDTO d : components.getComponentDescriptionDTOs()) {
+      if (!d.immediate) {
+        continue;
+      }
+      for (ComponentConfigurationDTO c : components.getComponentConfigurationDTOs(d)) {
+        if (c.state == ComponentConfigurationDTO.SATISFIED) {
+          names.add(d.name);
+        }
+      }
+    }
+    return names;
+  }
+
+  private record Started(Instant at) implements ApplianceStarted {}
+
+  /** What the DS runtime says of the component behind a service. */
+  enum ComponentState {
+    /** Activated. */
+    ACTIVE,
+    /** Not activated: unsatisfied, failed, or an immediate component still activating. */
+    NOT_ACTIVE,
+    /** A delayed component not activated yet, or a service not registered by DS. */
+    ON_REQUEST
+  }
+
+  private ComponentState componentState(ServiceReference<?> ref) {
+    Object name = ref.getProperty(ComponentConstants.COMPONENT_NAME);
+    Object id = ref.getProperty(ComponentConstants.COMPONENT_ID);
+    if (!(name instanceof String) || !(id instanceof Long) || ref.getBundle() == null) {
+      return ComponentState.ON_REQUEST;
+    }
+    ComponentDescriptionDTO description =
+        components.getComponentDescriptionDTO(ref.getBundle(), (String) name);
+    if (description == null) {
+      return ComponentState.ON_REQUEST;
+    }
+    for (ComponentConfigurationDTO c : components.getComponentConfigurationDTOs(description)) {
+      if (c.id == (Long) id) {
+        return state(c.state, description.immediate);
+      }
+    }
+    return ComponentState.NOT_ACTIVE;
+  }
+
+  /** The state of a component configuration in DS's terms, as {@link #up} reads it. */
+  static ComponentState state(int dtoState, boolean immediate) {
+    if (dtoState == ComponentConfigurationDTO.ACTIVE) {
+      return ComponentState.ACTIVE;
+    }
+    if (dtoState == ComponentConfigurationDTO.SATISFIED && !immediate) {
+      return ComponentState.ON_REQUEST;
+    }
+    return ComponentState.NOT_ACTIVE;
+  }
+
   /** Returns the required services that {@code present} says are not registered. */
   static List<String> missing(List<String> required, Predicate<String> present) {
     return required.stream().filter(present.negate()).toList();
@@ -147,6 +256,15 @@ public final class StartupCheck implements FrameworkListener {
   @Deactivate
   void deactivate() {
     context.removeFrameworkListener(this);
+    ServiceRegistration<ApplianceStarted> mark = started;
+    if (mark != null) {
+      started = null;
+      try {
+        mark.unregister();
+      } catch (IllegalStateException alreadyGone) {
+        // the framework is stopping
+      }
+    }
     Thread w = watcher;
     if (w != null) {
       w.interrupt();

@@ -154,7 +154,10 @@ final class AdminRouter {
 
     router.get("/api/v1/banner").handler(ctx -> banner(ctx, core.banner()));
     routes.add(new RouteInfo("GET", "/api/v1/banner", Set.of(), "core"));
-    router.post("/api/v1/session").handler(logins.admit(blocking(session::login)));
+    router
+        .post("/api/v1/session")
+        .handler(this::refuseUntilStarted)
+        .handler(logins.admit(blocking(session::login)));
     routes.add(new RouteInfo("POST", "/api/v1/session", Set.of(), "core"));
     core(router, routes, HttpMethod.GET, "/api/v1/session", any, session::current);
     core(router, routes, HttpMethod.DELETE, "/api/v1/session", any, session::logout);
@@ -337,15 +340,32 @@ final class AdminRouter {
   /** {@code GET /api/v1/banner}: the notice-and-consent text shown before login (public). */
   /**
    * {@code GET /healthz}: 200 "ok" while the appliance serves (every subsystem it must have is up
-   * or degraded), 503 "unavailable" when one is down. No detail: it answers without authentication.
+   * or degraded), 503 "starting" until it has started, 503 "unavailable" when a subsystem is down.
+   * No detail: it answers without authentication.
    */
   private void healthz(RoutingContext ctx) {
-    boolean down = SubsystemChecks.overall(core.subsystems().statuses()) == SubsystemState.DOWN;
+    boolean starting = !core.started().getAsBoolean();
+    boolean down =
+        !starting && SubsystemChecks.overall(core.subsystems().statuses()) == SubsystemState.DOWN;
     ctx.response()
-        .setStatusCode(down ? 503 : 200)
+        .setStatusCode(starting || down ? 503 : 200)
         .putHeader("Content-Type", "text/plain; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
-        .end(down ? "unavailable\n" : "ok\n");
+        .end(starting ? "starting\n" : down ? "unavailable\n" : "ok\n");
+  }
+
+  /**
+   * Answers a login 503 while the appliance is starting (before "Bulwark started"): some area may
+   * not answer yet, and a session opened now would meet its 503s. The login gate does not count it.
+   */
+  private void refuseUntilStarted(RoutingContext ctx) {
+    if (core.started().getAsBoolean()) {
+      ctx.next();
+    } else {
+      ctx.fail(
+          ApiProblem.unavailable(
+              "Bulwark is starting: not every service is up yet; log in again in a few seconds"));
+    }
   }
 
   private static void banner(RoutingContext ctx, String text) {

@@ -4,6 +4,7 @@ import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditUnavailableException;
 import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.AdminTls;
+import io.bulwark.api.system.ApplianceStarted;
 import io.bulwark.api.system.ConnectionLimits;
 import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.system.ListenerGuard;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -66,7 +68,14 @@ public final class WebServer implements Contributions.Listener {
       SubsystemChecks subsystems,
       String banner,
       Clock clock,
-      Supplier<AuditLog> audit) {}
+      Supplier<AuditLog> audit,
+      BooleanSupplier started) {}
+
+  /**
+   * Whether the appliance has started ({@link ApplianceStarted} is registered): until then health
+   * and login answer "starting". True from the start for a plane built without the framework.
+   */
+  private volatile boolean started;
 
   private final ServiceSlot<AuditLog> audit =
       new ServiceSlot<>(() -> new AuditUnavailableException("the audit log is not running", null));
@@ -101,6 +110,7 @@ public final class WebServer implements Contributions.Listener {
       @Reference Contributions contributions,
       WebConfig config) {
     this(
+        false,
         vertx,
         accounts,
         subsystems,
@@ -124,6 +134,20 @@ public final class WebServer implements Contributions.Listener {
       Contributions contributions,
       Duration heartbeat,
       InboundConnections inbound) {
+    this(true, vertx, accounts, subsystems, banner, listener, contributions, heartbeat, inbound);
+  }
+
+  private WebServer(
+      boolean started,
+      Vertx vertx,
+      Accounts accounts,
+      SubsystemChecks subsystems,
+      String banner,
+      Listener listener,
+      Contributions contributions,
+      Duration heartbeat,
+      InboundConnections inbound) {
+    this.started = started;
     this.vertx = vertx;
     this.contributions = contributions;
     Clock clock = Clock.systemUTC();
@@ -134,7 +158,7 @@ public final class WebServer implements Contributions.Listener {
     this.routes =
         new AdminRouter(
             vertx,
-            new Core(accounts, subsystems, banner, clock, audit),
+            new Core(accounts, subsystems, banner, clock, audit, () -> this.started),
             contributions,
             events,
             deadlines,
@@ -211,6 +235,18 @@ public final class WebServer implements Contributions.Listener {
 
   void unbindAudit(AuditLog log) {
     audit.clear(log);
+  }
+
+  @Reference(
+      cardinality = ReferenceCardinality.OPTIONAL,
+      policy = ReferencePolicy.DYNAMIC,
+      unbind = "unbindStarted")
+  void bindStarted(ApplianceStarted mark) {
+    started = true;
+  }
+
+  void unbindStarted(ApplianceStarted mark) {
+    started = false;
   }
 
   /** Sets the audit log of refused requests (tests). */
