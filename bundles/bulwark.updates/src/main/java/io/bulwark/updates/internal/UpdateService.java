@@ -160,6 +160,14 @@ public final class UpdateService {
     this.healthSeconds = Math.max(5, config.healthSeconds());
     this.swapper = new Swapper(context, repository);
     this.worker = WORKER;
+    LOG.info(
+        () ->
+            "Offline updates: watching "
+                + watch
+                + " for signed update packages (*"
+                + SUFFIX
+                + "), trusting the keys in "
+                + keyFolders);
     Job recovery = new Job("startup", "startup", "journal", "bulwark");
     job.set(recovery);
     worker.execute(() -> startup(recovery));
