@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
@@ -23,6 +23,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * wall mode, measured from the computed colours), and no sideways scrolling of the page at 400 px
  * wide.
  */
+@ExtendWith(SharedAppliance.class)
 class AccessibilityBrowserIT {
   private static final List<String> PAGES =
       List.of(
@@ -66,74 +67,80 @@ class AccessibilityBrowserIT {
       """;
 
   @Test
-  void pagesHaveASkipLinkOneHeadingReadableBadgesAndFitAt400Pixels() throws Exception {
-    Path work = RunningAppliance.workDir("accessibility");
-    try (RunningAppliance bulwark =
-        RunningAppliance.demo(work, Map.of("BULWARK_SIM_NODES", "16"))) {
-      bulwark.awaitUp(Duration.ofSeconds(60));
-      bulwark.send(
-          "POST",
-          bulwark.simUrl("/sim/faults"),
-          new JsonObject().put("kind", "xid").put("node", "gpu-node-002").put("gpu", 1).encode());
-      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
-      Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
-      Files.createDirectories(shots);
-      try {
-        WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
-        wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
+  void pagesHaveASkipLinkOneHeadingReadableBadgesAndFitAt400Pixels(
+      RunningAppliance bulwark, ChromeDriver browser) throws Exception {
+    // An XID, so that the pages show a critical badge; cleared at the end.
+    var fault =
+        bulwark.send(
+            "POST",
+            bulwark.simUrl("/sim/faults"),
+            new JsonObject()
+                .put("kind", "xid")
+                .put("node", SharedAppliance.node(20))
+                .put("gpu", 1)
+                .encode());
+    assertThat(fault.statusCode()).as(fault.body()).isEqualTo(201);
+    Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+    Files.createDirectories(shots);
+    try {
+      WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
+      wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
 
-        // The skip link is the first thing the keyboard reaches and moves focus to the page.
-        browser.navigate().refresh();
-        wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
-        new org.openqa.selenium.interactions.Actions(browser).sendKeys(Keys.TAB).perform();
-        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("skip-link");
-        new org.openqa.selenium.interactions.Actions(browser).sendKeys(Keys.ENTER).perform();
-        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("view");
-        assertThat(browser.findElement(By.id("view")).getAttribute("aria-live")).isNull();
+      // The skip link is the first thing the keyboard reaches and moves focus to the page.
+      browser.navigate().refresh();
+      wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
+      new org.openqa.selenium.interactions.Actions(browser).sendKeys(Keys.TAB).perform();
+      assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("skip-link");
+      new org.openqa.selenium.interactions.Actions(browser).sendKeys(Keys.ENTER).perform();
+      assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("view");
+      assertThat(browser.findElement(By.id("view")).getAttribute("aria-live")).isNull();
 
-        for (String theme : List.of("light", "dark")) {
-          if (theme.equals("dark")) {
-            browser.findElement(By.id("theme-toggle")).click();
-            assertThat(browser.findElement(By.tagName("html")).getAttribute("data-theme"))
-                .isEqualTo("dark");
-          }
-          for (String page : PAGES) {
-            browser.get(bulwark.baseUrl() + "/#/" + page);
-            wait.until(d -> d.findElements(By.cssSelector("#view h1")).size() == 1);
-            Thread.sleep(700);
-            @SuppressWarnings("unchecked")
-            List<String> low = (List<String>) browser.executeScript(CONTRAST);
-            assertThat(low).as("text under 4.5:1 on %s (%s)", page, theme).isEmpty();
-          }
+      for (String theme : List.of("light", "dark")) {
+        if (theme.equals("dark")) {
+          browser.findElement(By.id("theme-toggle")).click();
+          assertThat(browser.findElement(By.tagName("html")).getAttribute("data-theme"))
+              .isEqualTo("dark");
         }
-        browser.get(bulwark.baseUrl() + "/#/fleet");
-        wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
-        Files.write(
-            shots.resolve("fleet-wall-mode.png"),
-            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-        browser.findElement(By.id("theme-toggle")).click();
-
-        // 400 px wide: the page itself never scrolls sideways (wide tables scroll in their panel).
-        browser.manage().window().setSize(new Dimension(400, 900));
         for (String page : PAGES) {
           browser.get(bulwark.baseUrl() + "/#/" + page);
           wait.until(d -> d.findElements(By.cssSelector("#view h1")).size() == 1);
-          Thread.sleep(500);
-          Number width =
-              (Number) browser.executeScript("return document.documentElement.scrollWidth");
-          Number viewport = (Number) browser.executeScript("return window.innerWidth");
-          assertThat(width.intValue())
-              .as("page width of %s at 400 px", page)
-              .isLessThanOrEqualTo(viewport.intValue());
-          if (page.equals("fleet") || page.equals("findings")) {
-            Files.write(
-                shots.resolve(page + "-400px.png"),
-                ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-          }
+          FleetPageBrowserIT.awaitSettled(browser);
+          @SuppressWarnings("unchecked")
+          List<String> low = (List<String>) browser.executeScript(CONTRAST);
+          assertThat(low).as("text under 4.5:1 on %s (%s)", page, theme).isEmpty();
         }
-      } finally {
-        browser.quit();
       }
+      browser.get(bulwark.baseUrl() + "/#/fleet");
+      wait.until(d -> !d.findElements(By.cssSelector("#fleet-grid [data-node]")).isEmpty());
+      Files.write(
+          shots.resolve("fleet-wall-mode.png"),
+          ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      browser.findElement(By.id("theme-toggle")).click();
+
+      // 400 px wide: the page itself never scrolls sideways (wide tables scroll in their panel).
+      browser.manage().window().setSize(new Dimension(400, 900));
+      for (String page : PAGES) {
+        browser.get(bulwark.baseUrl() + "/#/" + page);
+        wait.until(d -> d.findElements(By.cssSelector("#view h1")).size() == 1);
+        FleetPageBrowserIT.awaitSettled(browser);
+        Number width =
+            (Number) browser.executeScript("return document.documentElement.scrollWidth");
+        Number viewport = (Number) browser.executeScript("return window.innerWidth");
+        assertThat(width.intValue())
+            .as("page width of %s at 400 px", page)
+            .isLessThanOrEqualTo(viewport.intValue());
+        if (page.equals("fleet") || page.equals("findings")) {
+          Files.write(
+              shots.resolve(page + "-400px.png"),
+              ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        }
+      }
+    } finally {
+      browser.manage().window().setSize(new Dimension(1600, 1000));
+      bulwark.send(
+          "DELETE",
+          bulwark.simUrl("/sim/faults/" + new JsonObject(fault.body()).getString("id")),
+          null);
     }
   }
 }

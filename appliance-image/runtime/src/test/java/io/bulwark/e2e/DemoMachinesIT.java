@@ -7,9 +7,9 @@ import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The demo's machines end to end, each with a simulated Redfish BMC on a loopback address of its
@@ -17,17 +17,19 @@ import org.junit.jupiter.api.Test;
  * read; a fault on a BMC becomes a finding with the reading as evidence; a machine powered off
  * through Bulwark stops reporting telemetry (its GPUs go unknown) and comes back when powered on.
  */
+@ExtendWith(SharedAppliance.class)
 class DemoMachinesIT {
+  /** The shared fleet's nodes this class reads; a fan fails on the first, the second is powered. */
+  private static final String FAN_NODE = SharedAppliance.node(33);
+
+  private static final String POWERED_NODE = SharedAppliance.node(35);
   private static final List<String> NODES =
-      List.of("gpu-node-001", "gpu-node-002", "gpu-node-003", "gpu-node-004");
+      List.of(FAN_NODE, SharedAppliance.node(34), POWERED_NODE, SharedAppliance.node(36));
 
   @Test
-  void theDemosMachinesAreDeployedReadJudgedAndPoweredThroughTheirBmcs() throws Exception {
-    try (RunningAppliance bulwark =
-        RunningAppliance.demo(
-            RunningAppliance.workDir("demo-machines"),
-            Map.of("BULWARK_SIM_NODES", "4", "BULWARK_SIM_SCENARIO", "none"))) {
-      bulwark.awaitUp(Duration.ofSeconds(90));
+  void theDemosMachinesAreDeployedReadJudgedAndPoweredThroughTheirBmcs(RunningAppliance bulwark)
+      throws Exception {
+    try {
 
       // Added, pinned and deployed by the demo, then read.
       for (String node : NODES) {
@@ -43,12 +45,12 @@ class DemoMachinesIT {
       JsonObject sensors =
           await(
               bulwark,
-              "/api/v1/machines/gpu-node-002/sensors",
+              "/api/v1/machines/" + FAN_NODE + "/sensors",
               j -> !j.getJsonArray("sensors").isEmpty(),
               Duration.ofSeconds(30));
       assertThat(sensors.getJsonArray("sensors").size()).isEqualTo(25);
       assertThat(sensors.getJsonArray("events").size()).isEqualTo(2);
-      JsonObject inventory = json(bulwark.get("/api/v1/machines/gpu-node-002/inventory"));
+      JsonObject inventory = json(bulwark.get("/api/v1/machines/" + FAN_NODE + "/inventory"));
       long gpus =
           inventory.getJsonArray("components").stream()
               .map(JsonObject.class::cast)
@@ -56,7 +58,7 @@ class DemoMachinesIT {
               .count();
       assertThat(gpus).isEqualTo(8);
       List<String> history =
-          json(bulwark.get("/api/v1/machines/gpu-node-002/history"))
+          json(bulwark.get("/api/v1/machines/" + FAN_NODE + "/history"))
               .getJsonArray("history")
               .stream()
               .map(e -> ((JsonObject) e).getString("operation"))
@@ -70,45 +72,47 @@ class DemoMachinesIT {
       HttpResponse<String> fault =
           bulwark.send(
               "POST",
-              bulwark.simUrl("/sim/bmcs/gpu-node-002/faults"),
+              bulwark.simUrl("/sim/bmcs/" + FAN_NODE + "/faults"),
               new JsonObject().put("kind", "fan-failed").encode());
       assertThat(fault.statusCode()).as(fault.body()).isEqualTo(201);
-      JsonObject finding =
-          awaitFinding(bulwark, "bmc-fan", "gpu-node-002", Duration.ofSeconds(100));
+      JsonObject finding = awaitFinding(bulwark, "bmc-fan", FAN_NODE, Duration.ofSeconds(100));
       assertThat(finding.getString("severity")).isEqualTo("warning");
       assertThat(finding.getJsonObject("evidence").getString("fan")).isEqualTo("Fan 3");
-      assertThat(finding.getJsonObject("evidence").getString("machine")).isEqualTo("gpu-node-002");
+      assertThat(finding.getJsonObject("evidence").getString("machine")).isEqualTo(FAN_NODE);
 
       // Power off through the BMC: the node stops answering its scrapes, then comes back.
       HttpResponse<String> off =
           bulwark.send(
               "POST",
-              bulwark.baseUrl() + "/api/v1/machines/gpu-node-003/power-off",
+              bulwark.baseUrl() + "/api/v1/machines/" + POWERED_NODE + "/power-off",
               new JsonObject().put("reason", "cabling").encode());
       assertThat(off.statusCode()).as(off.body()).isEqualTo(202);
       await(
           bulwark,
-          "/api/v1/machines/gpu-node-003",
+          "/api/v1/machines/" + POWERED_NODE,
           j -> "off".equals(j.getString("power")) && j.getValue("pending") == null,
           Duration.ofSeconds(45));
       assertThat(
               new JsonArray(bulwark.send("GET", bulwark.simUrl("/sim/bmcs"), null).body())
                   .stream()
                       .map(JsonObject.class::cast)
-                      .filter(b -> b.getString("node").equals("gpu-node-003"))
+                      .filter(b -> b.getString("node").equals(POWERED_NODE))
                       .findFirst()
                       .orElseThrow()
                       .getString("power"))
           .isEqualTo("Off");
-      awaitFinding(bulwark, "telemetry-stale", "gpu-node-003", Duration.ofSeconds(60));
+      awaitFinding(bulwark, "telemetry-stale", POWERED_NODE, Duration.ofSeconds(60));
       HttpResponse<String> on =
-          bulwark.send("POST", bulwark.baseUrl() + "/api/v1/machines/gpu-node-003/power-on", "{}");
+          bulwark.send(
+              "POST", bulwark.baseUrl() + "/api/v1/machines/" + POWERED_NODE + "/power-on", "{}");
       assertThat(on.statusCode()).as(on.body()).isEqualTo(202);
       await(
           bulwark,
-          "/api/v1/machines/gpu-node-003",
+          "/api/v1/machines/" + POWERED_NODE,
           j -> "on".equals(j.getString("power")) && j.getValue("pending") == null,
           Duration.ofSeconds(45));
+    } finally {
+      bulwark.send("DELETE", bulwark.simUrl("/sim/bmcs/" + FAN_NODE + "/faults"), null);
     }
   }
 

@@ -12,8 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -28,177 +28,173 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * auditor's may not (403). The CSV export carries the workflow; a maintenance window is listed on
  * the Maintenance page.
  */
+@ExtendWith(SharedAppliance.class)
 class FindingWorkflowBrowserIT {
+  /** The shared fleet's nodes this class uses: an XID on the first, maintenance on the second. */
+  private static final String NODE = SharedAppliance.node(30);
+
+  private static final String MAINTENANCE_NODE = SharedAppliance.node(31);
 
   @Test
-  void anOperatorWorksAFindingFromItsPage() throws Exception {
-    Path work = RunningAppliance.workDir("finding-workflow");
-    try (RunningAppliance bulwark =
-        RunningAppliance.demo(
-            work, Map.of("BULWARK_SIM_SCENARIO", "none", "BULWARK_SIM_NODES", "8"))) {
-      bulwark.awaitUp(Duration.ofSeconds(60));
-      assertThat(
-              bulwark
-                  .send(
-                      "POST",
-                      bulwark.simUrl("/sim/faults"),
-                      new JsonObject()
-                          .put("kind", "xid")
-                          .put("node", "gpu-node-004")
-                          .put("gpu", 2)
-                          .encode())
-                  .statusCode())
-          .isEqualTo(201);
-      String id = null;
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (id == null && System.nanoTime() < deadline) {
-        var r = bulwark.get("/api/v1/findings?state=open&kind=xid");
-        // 503 while the findings area is still binding its store after start-up: ask again
-        JsonArray open =
-            r.statusCode() == 200 ? new JsonObject(r.body()).getJsonArray("findings") : null;
-        if (open != null && !open.isEmpty()) {
-          id = open.getJsonObject(0).getString("id");
-        }
-        Thread.sleep(500);
+  void anOperatorWorksAFindingFromItsPage(RunningAppliance bulwark, ChromeDriver browser)
+      throws Exception {
+    Path work = bulwark.dataDir.getParent();
+    String unique = Long.toString(System.nanoTime(), 36);
+    String operatorToken = "ops-automation-" + unique;
+    assertThat(
+            bulwark
+                .send(
+                    "POST",
+                    bulwark.simUrl("/sim/faults"),
+                    new JsonObject().put("kind", "xid").put("node", NODE).put("gpu", 2).encode())
+                .statusCode())
+        .isEqualTo(201);
+    String id = null;
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (id == null && System.nanoTime() < deadline) {
+      var r = bulwark.get("/api/v1/findings?state=open&kind=xid&node=" + NODE);
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      JsonArray open = new JsonObject(r.body()).getJsonArray("findings");
+      if (!open.isEmpty()) {
+        id = open.getJsonObject(0).getString("id");
       }
-      assertThat(id).as("an xid finding opened").isNotNull();
-      String findingId = id;
-      Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
-
-      ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
-      try {
-        WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
-        wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='findings']"))).click();
-        // The table re-renders as events arrive: find and click in one step, retried when stale.
-        wait.until(
-            d -> {
-              d.findElement(
-                      By.cssSelector("tr[data-finding-id='" + findingId + "'] a.finding-link"))
-                  .click();
-              return true;
-            });
-        wait.until(d -> d.findElement(By.id("finding-evidence")));
-        assertThat(browser.findElement(By.cssSelector(".page-head h1")).getText())
-            .contains("xid on gpu-node-004 GPU 2");
-        assertThat(browser.findElement(By.id("finding-evidence")).getText())
-            .contains("DCGM_FI_DEV_XID_ERRORS")
-            .contains("79");
-        assertThat(browser.findElement(By.id("finding-cost")).getText()).contains("GPU-hours");
-
-        browser
-            .findElement(By.id("finding-comment"))
-            .sendKeys("Reseating GPU 2 in the next window");
-        browser.findElement(By.id("finding-ack")).click();
-        wait.until(d -> d.findElement(By.id("finding-acked")).getText().contains("admin"));
-        browser.findElement(By.id("finding-assign-me")).click();
-        wait.until(d -> d.findElement(By.id("finding-assignee")).getText().contains("admin"));
-        browser.findElement(By.id("finding-snooze")).click();
-        wait.until(d -> !d.findElements(By.id("finding-snoozed")).isEmpty());
-        String timeline = browser.findElement(By.id("finding-timeline")).getText();
-        assertThat(timeline)
-            .contains("opened")
-            .contains("acknowledged by admin: Reseating GPU 2 in the next window")
-            .contains("assigned by admin: admin")
-            .contains("snoozed by admin");
-        Files.createDirectories(shots);
-        Files.write(
-            shots.resolve("finding.png"),
-            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-
-        // Maintenance on another node, listed on its page.
-        HttpResponse<String> started =
-            bulwark.send(
-                "POST",
-                bulwark.baseUrl() + "/api/v1/maintenance",
-                new JsonObject()
-                    .put("node", "gpu-node-005")
-                    .put("until", Instant.now().plus(Duration.ofHours(2)).toString())
-                    .put("reason", "firmware update, ticket 4711")
-                    .encode());
-        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
-        browser.findElement(By.cssSelector("#nav a[data-nav='maintenance']")).click();
-        wait.until(d -> d.findElement(By.id("maintenance-list")).getText().contains("ticket 4711"));
-        Files.write(
-            shots.resolve("maintenance.png"),
-            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-      } finally {
-        browser.quit();
-      }
-
-      // Roles: an operator's token may act on findings; an auditor's may read but not act.
-      String operator = token(bulwark, "ops-automation", "operator");
-      String auditor = token(bulwark, "compliance", "auditor");
-      HttpClient http = PinnedCertificate.client(work.resolve("console.log"));
-      assertThat(
-              post(
-                  http, bulwark, operator, findingId, "comments", "{\"text\":\"from automation\"}"))
-          .isEqualTo(201);
-      assertThat(post(http, bulwark, auditor, findingId, "acknowledge", "{}")).isEqualTo(403);
-      HttpResponse<String> asAuditor =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(bulwark.baseUrl() + "/api/v1/findings/" + findingId))
-                  .header("Authorization", "Bearer " + auditor)
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(asAuditor.statusCode()).isEqualTo(200);
-      JsonObject workflow = new JsonObject(asAuditor.body()).getJsonObject("workflow");
-      assertThat(workflow.getString("acknowledgedBy")).isEqualTo("admin");
-      assertThat(workflow.getString("assignee")).isEqualTo("admin");
-      assertThat(workflow.getJsonArray("comments").encode()).contains("from automation");
-
-      HttpResponse<String> csv = bulwark.get("/api/v1/findings.csv?state=open");
-      assertThat(csv.statusCode()).isEqualTo(200);
-      assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
-      assertThat(csv.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
-      assertThat(
-              csv.body().lines().filter(l -> l.startsWith(findingId + ",")).findFirst().orElse(""))
-          .contains(",gpu-node-004,2,")
-          .contains(",admin,admin,");
-
-      // The command-line client, as an operator's automation would run it.
-      Path tokenFile = work.resolve("operator.token");
-      Files.writeString(tokenFile, operator);
-      String fingerprint = PinnedCertificate.printedFingerprint(work.resolve("console.log"));
-      Cli listed =
-          cli(bulwark, tokenFile, fingerprint, "findings", "--state", "open", "--kind", "xid");
-      assertThat(listed.exit()).as(listed.output()).isZero();
-      assertThat(listed.output()).contains("gpu-node-004");
-      Cli acked =
-          cli(bulwark, tokenFile, fingerprint, "ack", findingId, "--comment", "seen from the CLI");
-      assertThat(acked.exit()).as(acked.output()).isZero();
-      Path csvFile = work.resolve("export.csv");
-      Cli exported =
-          cli(
-              bulwark,
-              tokenFile,
-              fingerprint,
-              "export",
-              "--format",
-              "csv",
-              "--out",
-              csvFile.toString());
-      assertThat(exported.exit()).as(exported.output()).isZero();
-      assertThat(Files.readString(csvFile))
-          .contains(findingId)
-          .contains("," + tokenId(bulwark, "ops-automation") + ",admin,");
-      Cli wrongPin =
-          cli(
-              bulwark,
-              tokenFile,
-              fingerprint.replaceFirst("^..", fingerprint.startsWith("00") ? "11" : "00"),
-              "health");
-      assertThat(wrongPin.exit()).as(wrongPin.output()).isEqualTo(3);
-
-      JsonArray records =
-          new JsonObject(bulwark.get("/api/v1/audit?limit=1000").body()).getJsonArray("records");
-      assertThat(records.encode())
-          .contains("finding.acknowledge")
-          .contains("finding.assign")
-          .contains("finding.snooze")
-          .contains("finding.comment")
-          .contains("maintenance.start");
+      Thread.sleep(500);
     }
+    assertThat(id).as("an xid finding opened").isNotNull();
+    String findingId = id;
+    Path shots = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+
+    WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
+    wait.until(d -> d.findElement(By.cssSelector("#nav a[data-nav='findings']"))).click();
+    // The table re-renders as events arrive: find and click in one step, retried when stale.
+    wait.until(
+        d -> {
+          d.findElement(By.cssSelector("tr[data-finding-id='" + findingId + "'] a.finding-link"))
+              .click();
+          return true;
+        });
+    wait.until(d -> d.findElement(By.id("finding-evidence")));
+    assertThat(browser.findElement(By.cssSelector(".page-head h1")).getText())
+        .contains("xid on " + NODE + " GPU 2");
+    assertThat(browser.findElement(By.id("finding-evidence")).getText())
+        .contains("DCGM_FI_DEV_XID_ERRORS")
+        .contains("79");
+    assertThat(browser.findElement(By.id("finding-cost")).getText()).contains("GPU-hours");
+
+    browser.findElement(By.id("finding-comment")).sendKeys("Reseating GPU 2 in the next window");
+    browser.findElement(By.id("finding-ack")).click();
+    wait.until(d -> d.findElement(By.id("finding-acked")).getText().contains("admin"));
+    browser.findElement(By.id("finding-assign-me")).click();
+    wait.until(d -> d.findElement(By.id("finding-assignee")).getText().contains("admin"));
+    browser.findElement(By.id("finding-snooze")).click();
+    wait.until(d -> !d.findElements(By.id("finding-snoozed")).isEmpty());
+    String timeline = browser.findElement(By.id("finding-timeline")).getText();
+    assertThat(timeline)
+        .contains("opened")
+        .contains("acknowledged by admin: Reseating GPU 2 in the next window")
+        .contains("assigned by admin: admin")
+        .contains("snoozed by admin");
+    Files.createDirectories(shots);
+    Files.write(
+        shots.resolve("finding.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+    // Maintenance on another node, listed on its page.
+    HttpResponse<String> started =
+        bulwark.send(
+            "POST",
+            bulwark.baseUrl() + "/api/v1/maintenance",
+            new JsonObject()
+                .put("node", MAINTENANCE_NODE)
+                .put("until", Instant.now().plus(Duration.ofHours(2)).toString())
+                .put("reason", "firmware update, ticket 4711")
+                .encode());
+    assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+    browser.findElement(By.cssSelector("#nav a[data-nav='maintenance']")).click();
+    wait.until(d -> d.findElement(By.id("maintenance-list")).getText().contains("ticket 4711"));
+    Files.write(
+        shots.resolve("maintenance.png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+    String window = new JsonObject(started.body()).getString("id");
+    assertThat(
+            bulwark
+                .send("DELETE", bulwark.baseUrl() + "/api/v1/maintenance/" + window, null)
+                .statusCode())
+        .as("the window ends, so the shared fleet's node is no longer held back")
+        .isEqualTo(204);
+
+    // Roles: an operator's token may act on findings; an auditor's may read but not act.
+    String operator = token(bulwark, operatorToken, "operator");
+    String auditor = token(bulwark, "compliance-" + unique, "auditor");
+    HttpClient http = PinnedCertificate.client(work.resolve("console.log"));
+    assertThat(
+            post(http, bulwark, operator, findingId, "comments", "{\"text\":\"from automation\"}"))
+        .isEqualTo(201);
+    assertThat(post(http, bulwark, auditor, findingId, "acknowledge", "{}")).isEqualTo(403);
+    HttpResponse<String> asAuditor =
+        http.send(
+            HttpRequest.newBuilder(URI.create(bulwark.baseUrl() + "/api/v1/findings/" + findingId))
+                .header("Authorization", "Bearer " + auditor)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(asAuditor.statusCode()).isEqualTo(200);
+    JsonObject workflow = new JsonObject(asAuditor.body()).getJsonObject("workflow");
+    assertThat(workflow.getString("acknowledgedBy")).isEqualTo("admin");
+    assertThat(workflow.getString("assignee")).isEqualTo("admin");
+    assertThat(workflow.getJsonArray("comments").encode()).contains("from automation");
+
+    HttpResponse<String> csv = bulwark.get("/api/v1/findings.csv?state=open");
+    assertThat(csv.statusCode()).isEqualTo(200);
+    assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+    assertThat(csv.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
+    assertThat(csv.body().lines().filter(l -> l.startsWith(findingId + ",")).findFirst().orElse(""))
+        .contains("," + NODE + ",2,")
+        .contains(",admin,admin,");
+
+    // The command-line client, as an operator's automation would run it.
+    Path tokenFile = work.resolve("operator.token");
+    Files.writeString(tokenFile, operator);
+    String fingerprint = PinnedCertificate.printedFingerprint(work.resolve("console.log"));
+    Cli listed =
+        cli(bulwark, tokenFile, fingerprint, "findings", "--state", "open", "--kind", "xid");
+    assertThat(listed.exit()).as(listed.output()).isZero();
+    assertThat(listed.output()).contains(NODE);
+    Cli acked =
+        cli(bulwark, tokenFile, fingerprint, "ack", findingId, "--comment", "seen from the CLI");
+    assertThat(acked.exit()).as(acked.output()).isZero();
+    Path csvFile = work.resolve("export.csv");
+    Cli exported =
+        cli(
+            bulwark,
+            tokenFile,
+            fingerprint,
+            "export",
+            "--format",
+            "csv",
+            "--out",
+            csvFile.toString());
+    assertThat(exported.exit()).as(exported.output()).isZero();
+    assertThat(Files.readString(csvFile))
+        .contains(findingId)
+        .contains("," + tokenId(bulwark, operatorToken) + ",admin,");
+    Cli wrongPin =
+        cli(
+            bulwark,
+            tokenFile,
+            fingerprint.replaceFirst("^..", fingerprint.startsWith("00") ? "11" : "00"),
+            "health");
+    assertThat(wrongPin.exit()).as(wrongPin.output()).isEqualTo(3);
+
+    for (String action :
+        new String[] {
+          "finding.acknowledge", "finding.assign", "finding.snooze", "finding.comment"
+        }) {
+      assertThat(bulwark.get("/api/v1/audit?action=" + action + "&limit=100").body())
+          .as("audit records of %s", action)
+          .contains(findingId);
+    }
+    assertThat(bulwark.get("/api/v1/audit?action=maintenance.start&limit=100").body())
+        .contains(MAINTENANCE_NODE);
   }
 
   private record Cli(int exit, String output) {}

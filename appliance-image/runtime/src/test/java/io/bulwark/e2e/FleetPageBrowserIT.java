@@ -176,6 +176,23 @@ class FleetPageBrowserIT {
     return wait;
   }
 
+  /**
+   * Waits until the page's DOM has not changed for 300 ms (its data fetched and drawn), at most 5 s
+   * (a page that redraws on every event is measured as it stands then).
+   */
+  static void awaitSettled(ChromeDriver browser) {
+    browser.executeAsyncScript(
+        """
+        const done = arguments[arguments.length - 1];
+        const observer = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(finish, 300); });
+        let quiet = setTimeout(finish, 300);
+        const cap = setTimeout(finish, 5000);
+        function finish() { observer.disconnect(); clearTimeout(quiet); clearTimeout(cap); done(true); }
+        observer.observe(document.documentElement,
+            { subtree: true, childList: true, attributes: true, characterData: true });
+        """);
+  }
+
   static ChromeDriver headlessChromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The OpenAPI document the appliance serves at {@code /api/v1/openapi.json} describes the API it
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * answer; every path template is declared as a required path parameter, and every declared path
  * parameter is in the path; and every {@code $ref} resolves inside the document.
  */
+@ExtendWith(SharedAppliance.class)
 class OpenApiIT {
   private static final Set<String> METHODS =
       Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
@@ -33,74 +35,70 @@ class OpenApiIT {
   private static final Pattern TEMPLATE = Pattern.compile("\\{([^}/]+)}");
 
   @Test
-  void theDocumentDescribesExactlyTheRoutesTheApplianceServes() throws Exception {
-    try (RunningAppliance bulwark =
-        RunningAppliance.demo(
-            RunningAppliance.workDir("openapi"), Map.of("BULWARK_SIM_NODES", "4"))) {
-      bulwark.awaitUp(Duration.ofSeconds(60));
-      HttpResponse<String> served = bulwark.get("/api/v1/openapi.json");
-      assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
-      assertThat(served.headers().firstValue("Content-Type")).hasValue("application/json");
-      assertThat(served.headers().firstValue("Cache-Control")).hasValue("no-store");
-      JsonObject document = new JsonObject(served.body());
-      assertThat(document.getString("openapi")).isEqualTo("3.1.0");
-      assertThat(document.getJsonObject("info").getString("title")).isEqualTo("Bulwark API");
+  void theDocumentDescribesExactlyTheRoutesTheApplianceServes(RunningAppliance bulwark)
+      throws Exception {
+    HttpResponse<String> served = bulwark.get("/api/v1/openapi.json");
+    assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+    assertThat(served.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(served.headers().firstValue("Cache-Control")).hasValue("no-store");
+    JsonObject document = new JsonObject(served.body());
+    assertThat(document.getString("openapi")).isEqualTo("3.1.0");
+    assertThat(document.getJsonObject("info").getString("title")).isEqualTo("Bulwark API");
 
-      Map<String, JsonObject> operations = operations(document);
-      Map<String, JsonObject> routes = awaitRoutes(bulwark, operations.keySet());
-      List<String> problems = new ArrayList<>();
+    Map<String, JsonObject> operations = operations(document);
+    Map<String, JsonObject> routes = awaitRoutes(bulwark, operations.keySet());
+    List<String> problems = new ArrayList<>();
 
-      Set<String> undocumented = new TreeSet<>(routes.keySet());
-      undocumented.removeAll(operations.keySet());
-      Set<String> notServed = new TreeSet<>(operations.keySet());
-      notServed.removeAll(routes.keySet());
-      undocumented.forEach(r -> problems.add("served but not in the document: " + r));
-      notServed.forEach(r -> problems.add("in the document but not served: " + r));
+    Set<String> undocumented = new TreeSet<>(routes.keySet());
+    undocumented.removeAll(operations.keySet());
+    Set<String> notServed = new TreeSet<>(operations.keySet());
+    notServed.removeAll(routes.keySet());
+    undocumented.forEach(r -> problems.add("served but not in the document: " + r));
+    notServed.forEach(r -> problems.add("in the document but not served: " + r));
 
-      Set<String> operationIds = new HashSet<>();
-      operations.forEach(
-          (key, operation) -> {
-            String id = operation.getString("operationId", "");
-            if (id.isBlank()) {
-              problems.add(key + ": no operationId");
-            } else if (!operationIds.add(id)) {
-              problems.add(key + ": the operationId " + id + " is taken by another operation");
+    Set<String> operationIds = new HashSet<>();
+    operations.forEach(
+        (key, operation) -> {
+          String id = operation.getString("operationId", "");
+          if (id.isBlank()) {
+            problems.add(key + ": no operationId");
+          } else if (!operationIds.add(id)) {
+            problems.add(key + ": the operationId " + id + " is taken by another operation");
+          }
+          if (operation.getString("summary", "").isBlank()) {
+            problems.add(key + ": no summary");
+          }
+          JsonObject responses = operation.getJsonObject("responses", new JsonObject());
+          if (responses.fieldNames().stream().noneMatch(code -> code.matches("2\\d\\d"))) {
+            problems.add(key + ": no 2xx response");
+          }
+          JsonObject route = routes.get(key);
+          if (route != null) {
+            Set<String> declared = strings(operation.getJsonArray("x-roles"));
+            Set<String> admitted = strings(route.getJsonArray("roles"));
+            if (!declared.equals(admitted)) {
+              problems.add(key + ": x-roles " + declared + ", but the route admits " + admitted);
             }
-            if (operation.getString("summary", "").isBlank()) {
-              problems.add(key + ": no summary");
+            JsonArray security = operation.getJsonArray("security");
+            boolean open = security != null && security.isEmpty();
+            if (route.getBoolean("public") != open) {
+              problems.add(
+                  key
+                      + (open
+                          ? ": security [] but the route needs credentials"
+                          : ": the route is public but the document asks for credentials"));
             }
-            JsonObject responses = operation.getJsonObject("responses", new JsonObject());
-            if (responses.fieldNames().stream().noneMatch(code -> code.matches("2\\d\\d"))) {
-              problems.add(key + ": no 2xx response");
-            }
-            JsonObject route = routes.get(key);
-            if (route != null) {
-              Set<String> declared = strings(operation.getJsonArray("x-roles"));
-              Set<String> admitted = strings(route.getJsonArray("roles"));
-              if (!declared.equals(admitted)) {
-                problems.add(key + ": x-roles " + declared + ", but the route admits " + admitted);
-              }
-              JsonArray security = operation.getJsonArray("security");
-              boolean open = security != null && security.isEmpty();
-              if (route.getBoolean("public") != open) {
-                problems.add(
-                    key
-                        + (open
-                            ? ": security [] but the route needs credentials"
-                            : ": the route is public but the document asks for credentials"));
-              }
-            }
-          });
+          }
+        });
 
-      problems.addAll(pathParameterProblems(document));
-      problems.addAll(unresolvedReferences(document, document, "#"));
+    problems.addAll(pathParameterProblems(document));
+    problems.addAll(unresolvedReferences(document, document, "#"));
 
-      assertThat(problems)
-          .as(
-              "%d operations in the document, %d routes served; what differs:%n%s",
-              operations.size(), routes.size(), String.join(System.lineSeparator(), problems))
-          .isEmpty();
-    }
+    assertThat(problems)
+        .as(
+            "%d operations in the document, %d routes served; what differs:%n%s",
+            operations.size(), routes.size(), String.join(System.lineSeparator(), problems))
+        .isEmpty();
   }
 
   /** Returns every operation of the document by "METHOD /path". */
