@@ -22,7 +22,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -82,7 +84,29 @@ public final class LocalAccounts implements Accounts {
         crypto,
         AccountsOptions.from(config),
         Clock.systemUTC(),
-        dummyHash(hasher, crypto));
+        inBackground(() -> dummyHash(hasher, crypto)));
+  }
+
+  /**
+   * Returns a value worked out on a thread of its own, so that a password hash made at activation
+   * (about half a second of one core) does not hold up the start of the bundles after this one; the
+   * first login that needs it waits for it.
+   */
+  private static Supplier<String> inBackground(Supplier<String> work) {
+    CompletableFuture<String> value = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                value.complete(work.get());
+              } catch (RuntimeException e) {
+                value.completeExceptionally(e);
+              }
+            },
+            "bulwark-accounts-dummy-hash");
+    t.setDaemon(true);
+    t.start();
+    return value::join;
   }
 
   private LocalAccounts(
@@ -92,7 +116,7 @@ public final class LocalAccounts implements Accounts {
       CryptoModule crypto,
       AccountsOptions options,
       Clock clock,
-      String dummyHash) {
+      Supplier<String> dummyHash) {
     this(
         bindings.users.proxy(),
         bindings.tokens.proxy(),
@@ -117,7 +141,8 @@ public final class LocalAccounts implements Accounts {
       AccountsOptions options,
       Clock clock,
       String dummyHash) {
-    return new LocalAccounts(new Bindings(), hasher, secrets, crypto, options, clock, dummyHash);
+    return new LocalAccounts(
+        new Bindings(), hasher, secrets, crypto, options, clock, () -> dummyHash);
   }
 
   /** The services bound dynamically, behind the stand-ins the parts of this component hold. */
@@ -190,6 +215,19 @@ public final class LocalAccounts implements Accounts {
       AccountsOptions options,
       Clock clock,
       String dummyHash) {
+    this(users, tokens, hasher, secrets, audit, crypto, options, clock, () -> dummyHash);
+  }
+
+  private LocalAccounts(
+      UserRepository users,
+      TokenRepository tokens,
+      PasswordHasher hasher,
+      SecretStore secrets,
+      AuditLog audit,
+      CryptoModule crypto,
+      AccountsOptions options,
+      Clock clock,
+      Supplier<String> dummyHash) {
     this.users = users;
     this.hasher = hasher;
     this.audit = new AuditTrail(audit);

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * Checks a user's password for a login or a password change: always one hash verification, against
@@ -29,7 +30,7 @@ final class PasswordCheck {
   private final AuditTrail audit;
   private final Clock clock;
   private final Lock accountsLock;
-  private final String dummyHash;
+  private final Supplier<String> dummyHash;
 
   PasswordCheck(
       UserRepository users,
@@ -39,7 +40,7 @@ final class PasswordCheck {
       AuditTrail audit,
       Clock clock,
       Lock accountsLock,
-      String dummyHash) {
+      Supplier<String> dummyHash) {
     this.users = users;
     this.hasher = hasher;
     this.failures = failures;
@@ -73,7 +74,7 @@ final class PasswordCheck {
               + " (other addresses can still log in)");
     }
     Optional<UserAccount> found = validName ? users.user(user) : Optional.empty();
-    String hash = found.map(UserAccount::passwordHash).orElse(dummyHash);
+    String hash = found.map(UserAccount::passwordHash).orElseGet(dummyHash);
     boolean matches = verify(password, hash, user);
     String actor = validName ? user : "(not a valid user name)";
     accountsLock.lock();
