@@ -71,8 +71,19 @@ class FaultsToFindingsIT {
         "/api/v1/capacity",
         c -> c.getInteger("gpusInstalled", 0) == 64 * 8,
         Duration.ofSeconds(30));
-    // Give the detectors their windows on a clean fleet.
-    Thread.sleep(16_000);
+    // Every detector judges the whole clean fleet at least once (some judge every 30 s only).
+    Map<String, Long> before = judgements();
+    assertThat(before).as("detectors judging").isNotEmpty();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    Map<String, Long> judged = before;
+    while (System.nanoTime() < deadline && !allJudgedAgain(before, judged)) {
+      Thread.sleep(500);
+      judged = judgements();
+    }
+    Map<String, Long> after = judged;
+    assertThat(before.keySet())
+        .as("detectors that judged again within 60 s")
+        .allMatch(d -> now(after, d) > before.get(d));
     JsonObject capacity = new JsonObject(bulwark.get("/api/v1/capacity").body());
     assertThat(capacity.getInteger("gpusHealthy")).isEqualTo(512);
     assertThat(openFindings()).as("open findings on a healthy fleet").isEmpty();
@@ -181,6 +192,29 @@ class FaultsToFindingsIT {
         .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(new JsonObject(r.body()).getInteger("status")).isEqualTo(400);
     assertThat(bulwark.get("/api/v1/nodes/no-such-node").statusCode()).isEqualTo(404);
+  }
+
+  /** How many times each detector has judged, by name, as /metrics says. */
+  private static Map<String, Long> judgements() throws Exception {
+    HttpResponse<String> r = bulwark.get("/metrics");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(?m)^bulwark_engine_detector_judgements_(\\w+)(?:\\{[^}]*})? ([0-9.eE+]+)$")
+            .matcher(r.body());
+    while (m.find()) {
+      counts.put(m.group(1), (long) Double.parseDouble(m.group(2)));
+    }
+    return counts;
+  }
+
+  private static boolean allJudgedAgain(Map<String, Long> before, Map<String, Long> now) {
+    return before.keySet().stream().allMatch(d -> now(now, d) > before.get(d));
+  }
+
+  private static long now(Map<String, Long> counts, String detector) {
+    return counts.getOrDefault(detector, 0L);
   }
 
   private static JsonArray openFindings() throws Exception {

@@ -83,6 +83,19 @@ final class DetectorRoster {
     return nanos;
   }
 
+  /**
+   * Returns how many times each detector has judged since it joined, by name: a detector that
+   * judges at a pace of its own (every 30 s, say) has seen the fleet as it is now only once this
+   * grows.
+   */
+  Map<String, Long> judgements() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (Entry e : detectors) {
+      counts.merge(e.name, e.judgements, Long::sum);
+    }
+    return counts;
+  }
+
   /** Evaluates every detector once. */
   Evaluation evaluateAll(DetectionContext context) {
     Map<String, List<Condition>> reported = new LinkedHashMap<>();
@@ -133,6 +146,7 @@ final class DetectorRoster {
     private long lastJudgedMillis = Long.MIN_VALUE;
     private List<Condition> lastReported = List.of();
     private volatile long lastJudgeNanos;
+    private volatile long judgements;
 
     Entry(Detector detector, String name) {
       this.detector = detector;
@@ -160,6 +174,7 @@ final class DetectorRoster {
       }
       lastJudgedMillis = context.nowMillis();
       lastReported = List.copyOf(conditions);
+      judgements++;
       return conditions;
     }
 

@@ -64,14 +64,20 @@ final class EngineHealth {
    */
   synchronized SubsystemStatus status(
       long nowMillis, int detectors, int openFindings, int unsaved) {
-    return status(nowMillis, detectors, openFindings, unsaved, Map.of());
+    return status(nowMillis, detectors, openFindings, unsaved, Map.of(), Map.of());
   }
 
   /**
    * @param judgeNanos how long each detector took the last time it judged, by name
+   * @param judgements how many times each detector has judged since it joined, by name
    */
   synchronized SubsystemStatus status(
-      long nowMillis, int detectors, int openFindings, int unsaved, Map<String, Long> judgeNanos) {
+      long nowMillis,
+      int detectors,
+      int openFindings,
+      int unsaved,
+      Map<String, Long> judgeNanos,
+      Map<String, Long> judgements) {
     long stallMillis = Math.max(3 * pacedMillis, 30_000);
     long reference = lastCompletedMillis >= 0 ? lastCompletedMillis : startedMillis;
     long ageMillis = nowMillis - reference;
@@ -149,6 +155,11 @@ final class EngineHealth {
             gauges.put(
                 "bulwark_engine_detector_last_seconds_" + name.replaceAll("[^A-Za-z0-9_]", "_"),
                 nanos / 1e9));
+    judgements.forEach(
+        (name, count) ->
+            gauges.put(
+                "bulwark_engine_detector_judgements_" + name.replaceAll("[^A-Za-z0-9_]", "_"),
+                (double) count));
     return new SubsystemStatus(SUBSYSTEM, state, summary, action, since, gauges);
   }
 }

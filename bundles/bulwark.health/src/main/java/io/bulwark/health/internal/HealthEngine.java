@@ -294,7 +294,12 @@ public final class HealthEngine implements HealthService, SubsystemCheck {
   @Override
   public SubsystemStatus status() {
     return engineHealth.status(
-        clock.millis(), roster.names().size(), openById.size(), unsaved, roster.judgeNanos());
+        clock.millis(),
+        roster.names().size(),
+        openById.size(),
+        unsaved,
+        roster.judgeNanos(),
+        roster.judgements());
   }
 
   @Override

@@ -112,6 +112,8 @@ class HealthEngineActivationTest {
         .contains(
             "evaluating every 500 ms (at telemetry's pace: it sheds load; 100 ms configured)");
     assertThat(engine.status().measurements())
-        .containsEntry("bulwark_engine_evaluation_interval_seconds", 0.5);
+        .containsEntry("bulwark_engine_evaluation_interval_seconds", 0.5)
+        .containsEntry(
+            "bulwark_engine_detector_judgements_counting", (double) detector.seen.size());
   }
 }
