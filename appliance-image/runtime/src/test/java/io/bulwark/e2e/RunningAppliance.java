@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,11 +49,19 @@ final class RunningAppliance implements AutoCloseable {
     this.http = PinnedCertificate.client(log);
     this.simPort = Integer.parseInt(env.getOrDefault("BULWARK_SIM_PORT", "0"));
     Files.createDirectories(workDir);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The JVM options of the test group (e2e-parallel: the C1 compiler only, as a test appliance
+    // lives a minute or two and C2's compilations took a third of a core of the two); none for the
+    // tests that measure, which run the appliance as it ships.
+    String options = System.getProperty("bulwark.e2e.applianceJvmOptions", "").strip();
+    if (!options.isEmpty()) {
+      command.addAll(List.of(options.split("\\s+")));
+    }
+    command.add("-jar");
+    command.add(jar.toString());
     ProcessBuilder pb =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString())
+        new ProcessBuilder(command)
             .directory(workDir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -24,7 +24,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 final class SharedAppliance implements ParameterResolver {
   /** The shared fleet's size. */
-  static final int NODES = 64;
+  static final int NODES = 40;
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(SharedAppliance.class);
