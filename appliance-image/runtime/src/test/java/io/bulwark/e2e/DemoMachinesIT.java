@@ -128,6 +128,7 @@ class DemoMachinesIT {
     JsonObject last = null;
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get(path);
+      Runs.assertAnswered(r, path);
       if (r.statusCode() == 200) {
         last = new JsonObject(r.body());
         if (done.test(last)) {
@@ -143,8 +144,9 @@ class DemoMachinesIT {
       RunningAppliance bulwark, String kind, String node, Duration limit) throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();
     while (System.nanoTime() < deadline) {
-      HttpResponse<String> r =
-          bulwark.get("/api/v1/findings?state=open&kind=" + kind + "&node=" + node);
+      String path = "/api/v1/findings?state=open&kind=" + kind + "&node=" + node;
+      HttpResponse<String> r = bulwark.get(path);
+      Runs.assertAnswered(r, path);
       if (r.statusCode() == 200) {
         JsonArray found = findings(r.body());
         if (!found.isEmpty()) {

@@ -243,6 +243,7 @@ class FaultsToFindingsIT {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get(path);
+      Runs.assertAnswered(r, path);
       if (r.statusCode() == 200 && (ok == null || ok.test(new JsonObject(r.body())))) {
         return;
       }

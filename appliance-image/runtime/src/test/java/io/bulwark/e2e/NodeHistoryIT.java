@@ -121,6 +121,7 @@ class NodeHistoryIT {
     JsonObject body = null;
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get("/api/v1/nodes/" + NODE + "?minutes=10080");
+      Runs.assertAnswered(r, "/api/v1/nodes/" + NODE);
       if (r.statusCode() == 200) {
         body = new JsonObject(r.body());
         JsonObject w = body.getJsonObject("window");

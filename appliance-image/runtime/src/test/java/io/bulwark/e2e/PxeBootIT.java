@@ -689,6 +689,7 @@ class PxeBootIT {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get("/api/v1/machines/" + id);
+      Runs.assertAnswered(r, "/api/v1/machines/" + id);
       if (r.statusCode() == 200 && state.equals(new JsonObject(r.body()).getString("state"))) {
         return new JsonObject(r.body());
       }

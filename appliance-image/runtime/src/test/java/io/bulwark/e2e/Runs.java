@@ -45,6 +45,14 @@ final class Runs {
     return new JsonObject(r.body());
   }
 
+  /**
+   * Fails unless the appliance answered {@code path}: once started, a route answers (200, or 404
+   * for what does not exist yet), never 5xx, so a wait does not ask again after a 503.
+   */
+  static void assertAnswered(HttpResponse<String> r, String path) {
+    assertThat(r.statusCode()).as("GET %s once started: %s", path, r.body()).isLessThan(500);
+  }
+
   /** GETs {@code path} until its answer passes {@code test}; fails with the last answer. */
   static JsonObject await(
       RunningAppliance bulwark, String path, Predicate<JsonObject> test, int seconds)
@@ -53,6 +61,7 @@ final class Runs {
     JsonObject last = null;
     while (System.nanoTime() < deadline) {
       HttpResponse<String> r = bulwark.get(path);
+      assertAnswered(r, path);
       if (r.statusCode() == 200) {
         last = new JsonObject(r.body());
         if (test.test(last)) {
