@@ -209,17 +209,7 @@ class AdminTlsIT {
 
   @Test
   void anApiTokenWorksUntilRevokedAndItsIssueAndRevocationAreAudited() throws Exception {
-    HttpResponse<String> created =
-        bulwark.send(
-            "POST",
-            bulwark.baseUrl() + "/api/v1/tokens",
-            new JsonObject()
-                .put("name", "tls-ci-" + System.nanoTime())
-                .put("role", "auditor")
-                .put("validityDays", 1)
-                .encode());
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    JsonObject token = new JsonObject(created.body());
+    JsonObject token = Runs.issueToken(bulwark, "tls-ci-" + System.nanoTime(), "auditor");
     java.net.http.HttpClient automation = PinnedCertificate.client(bulwark.log);
     java.util.function.Function<String, Integer> asToken =
         path -> {

@@ -226,13 +226,7 @@ class FindingWorkflowBrowserIT {
   }
 
   private static String token(RunningAppliance bulwark, String name, String role) throws Exception {
-    HttpResponse<String> r =
-        bulwark.send(
-            "POST",
-            bulwark.baseUrl() + "/api/v1/tokens",
-            new JsonObject().put("name", name).put("role", role).put("validityDays", 1).encode());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return new JsonObject(r.body()).getString("token");
+    return Runs.issueToken(bulwark, name, role).getString("token");
   }
 
   /** Returns the id of the token whose secret is {@code token}, as audit records name it. */

@@ -34,19 +34,10 @@ class MetricsPrometheusIT {
   void prometheusScrapesTheFleetWithATokenAndIsRefusedWithout(RunningAppliance bulwark)
       throws Exception {
     Path work = RunningAppliance.workDir("metrics-prometheus");
-    HttpResponse<String> issued =
-        bulwark.send(
-            "POST",
-            bulwark.baseUrl() + "/api/v1/tokens",
-            new JsonObject()
-                .put("name", "prometheus-" + System.nanoTime())
-                .put("role", "auditor")
-                .put("validityDays", 1)
-                .encode());
-    assertThat(issued.statusCode()).as(issued.body()).isEqualTo(201);
+    JsonObject issued = Runs.issueToken(bulwark, "prometheus-" + System.nanoTime(), "auditor");
     Path prom = work.resolve("prometheus");
     Files.createDirectories(prom);
-    Files.writeString(prom.resolve("token"), new JsonObject(issued.body()).getString("token"));
+    Files.writeString(prom.resolve("token"), issued.getString("token"));
     Files.writeString(prom.resolve("ca.pem"), pem(serverCertificate(bulwark)));
     // Other classes sharing the appliance may have left XIDs of their own open.
     int xidsBefore = openCriticalXids(bulwark);

@@ -38,6 +38,21 @@ final class Runs {
     throw new AssertionError("no step " + name + " in " + run.encodePrettily());
   }
 
+  /**
+   * Issues an API token valid for a day as the logged-in admin; returns the answer (201), with the
+   * secret in {@code token} and the id in {@code id}.
+   */
+  static JsonObject issueToken(RunningAppliance bulwark, String name, String role)
+      throws Exception {
+    HttpResponse<String> r =
+        bulwark.send(
+            "POST",
+            bulwark.baseUrl() + "/api/v1/tokens",
+            new JsonObject().put("name", name).put("role", role).put("validityDays", 1).encode());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    return new JsonObject(r.body());
+  }
+
   /** GETs a JSON object, which must be answered 200. */
   static JsonObject get(RunningAppliance bulwark, String path) throws Exception {
     HttpResponse<String> r = bulwark.get(path);
