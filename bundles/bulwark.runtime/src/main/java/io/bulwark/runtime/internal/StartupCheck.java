@@ -28,10 +28,11 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * Refuses a half-started appliance: once the framework has started, waits for the services the role
  * cannot run without (the FIPS module, the secret store, the TLS identity, the admin plane) and, if
- * one is still missing after the timeout, says which and exits (status 78), instead of running on
- * without them. The components' own errors, logged above, say why. When they are up and no
- * component is still activating, says "Bulwark started" and registers {@link ApplianceStarted}, for
- * which the admin plane's health and login wait: ready when it says so.
+ * one is still missing after the timeout, or its component has failed to activate for 5 s (a
+ * refusal such as a missing TPM does not mend itself), says which and exits (status 78), instead of
+ * running on without them. The components' own errors, logged above, say why. When they are up and
+ * no component is still activating, says "Bulwark started" and registers {@link ApplianceStarted},
+ * for which the admin plane's health and login wait: ready when it says so.
  */
 @Component(
     immediate = true,
@@ -46,6 +47,7 @@ public final class StartupCheck implements FrameworkListener {
   private final List<String> required;
   private final long timeoutMillis;
   private static final long POLL_MILLIS = 100;
+  private static final long FAILED_GRACE_MILLIS = 5_000;
   private volatile Thread watcher;
   private volatile ServiceRegistration<ApplianceStarted> started;
 
@@ -87,8 +89,20 @@ public final class StartupCheck implements FrameworkListener {
     long deadline = System.currentTimeMillis() + timeoutMillis;
     List<String> missing = missing(required, this::up);
     List<String> activating = List.of();
+    List<String> failed = List.of();
+    long failingSince = 0;
     int settled = 0;
     while (System.currentTimeMillis() < deadline) {
+      // A required service whose component failed to activate, and still has after a grace
+      // period, will not come: say so now rather than at the timeout.
+      failed = missing(missing, this::notFailed);
+      if (failed.isEmpty()) {
+        failingSince = 0;
+      } else if (failingSince == 0) {
+        failingSince = System.currentTimeMillis();
+      } else if (System.currentTimeMillis() - failingSince >= FAILED_GRACE_MILLIS) {
+        break;
+      }
       if (missing.isEmpty()) {
         activating = activating();
         // Settled twice in a row: a component that just went can bring one back a moment later.
@@ -121,11 +135,15 @@ public final class StartupCheck implements FrameworkListener {
       return;
     }
     String message =
-        "Bulwark cannot start: "
-            + String.join(", ", missing)
-            + " did not come up within "
-            + timeoutMillis / 1000
-            + " s; the errors above say why";
+        failed.isEmpty()
+            ? "Bulwark cannot start: "
+                + String.join(", ", missing)
+                + " did not come up within "
+                + timeoutMillis / 1000
+                + " s; the errors above say why"
+            : "Bulwark cannot start: "
+                + String.join(", ", failed)
+                + " failed to start; the errors above say why";
     System.err.println(message);
     LOG.log(Level.ERROR, message);
     System.exit(EnvironmentOverrides.EXIT_CONFIG);
@@ -173,7 +191,7 @@ public final class StartupCheck implements FrameworkListener {
       if (state == ComponentState.ACTIVE) {
         return true;
       }
-      if (state == ComponentState.NOT_ACTIVE) {
+      if (state == ComponentState.NOT_ACTIVE || state == ComponentState.FAILED) {
         return false;
       }
       Object service = context.getService(ref);
@@ -182,6 +200,16 @@ public final class StartupCheck implements FrameworkListener {
       }
       context.ungetService(ref);
       return true;
+    } catch (IllegalStateException stopping) {
+      return true;
+    }
+  }
+
+  /** Returns false if the service's component is registered and failed to activate. */
+  private boolean notFailed(String objectClass) {
+    try {
+      ServiceReference<?> ref = context.getServiceReference(objectClass);
+      return ref == null || componentState(ref) != ComponentState.FAILED;
     } catch (IllegalStateException stopping) {
       return true;
     }
@@ -212,8 +240,10 @@ public final class StartupCheck implements FrameworkListener {
   enum ComponentState {
     /** Activated. */
     ACTIVE,
-    /** Not activated: unsatisfied, failed, or an immediate component still activating. */
+    /** Not activated: unsatisfied, or an immediate component still activating. */
     NOT_ACTIVE,
+    /** Its activation failed (the component threw): it stays so until something changes. */
+    FAILED,
     /** A delayed component not activated yet, or a service not registered by DS. */
     ON_REQUEST
   }
@@ -244,6 +274,9 @@ public final class StartupCheck implements FrameworkListener {
     }
     if (dtoState == ComponentConfigurationDTO.SATISFIED && !immediate) {
       return ComponentState.ON_REQUEST;
+    }
+    if (dtoState == ComponentConfigurationDTO.FAILED_ACTIVATION) {
+      return ComponentState.FAILED;
     }
     return ComponentState.NOT_ACTIVE;
   }

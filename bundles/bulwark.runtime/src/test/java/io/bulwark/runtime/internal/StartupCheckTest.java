@@ -30,7 +30,9 @@ class StartupCheckTest {
     assertThat(StartupCheck.state(ComponentConfigurationDTO.SATISFIED, false))
         .isEqualTo(StartupCheck.ComponentState.ON_REQUEST);
     assertThat(StartupCheck.state(ComponentConfigurationDTO.FAILED_ACTIVATION, true))
-        .isEqualTo(StartupCheck.ComponentState.NOT_ACTIVE);
+        .isEqualTo(StartupCheck.ComponentState.FAILED);
+    assertThat(StartupCheck.state(ComponentConfigurationDTO.FAILED_ACTIVATION, false))
+        .isEqualTo(StartupCheck.ComponentState.FAILED);
     assertThat(StartupCheck.state(ComponentConfigurationDTO.UNSATISFIED_REFERENCE, false))
         .isEqualTo(StartupCheck.ComponentState.NOT_ACTIVE);
   }
