@@ -226,9 +226,12 @@ class OfflineUpdateIT {
       // A good package installs live: the fleet keeps being scraped, the admin plane keeps
       // answering.
       Watch watch = Watch.start(bulwark);
-      Thread.sleep(1_000);
+      watch.await(w -> w.answered.get() >= 10, "10 answers before the install");
       JsonObject installed = install(bulwark, "good-0.2.0.bwu", false);
-      Thread.sleep(2_000);
+      int scrapesAtInstall = watch.scrapes.size();
+      watch.await(
+          w -> w.answered.get() > 20 && w.scrapes.size() > Math.max(16, scrapesAtInstall + 8),
+          "scrapes after the install");
       Watch.Result seen = watch.stop();
       assertThat(installed.getString("outcome"))
           .as(installed.encodePrettily())
@@ -346,7 +349,8 @@ class OfflineUpdateIT {
           s ->
               s.getJsonObject("job") != null
                   && "installing".equals(s.getJsonObject("job").getString("phase")));
-      Thread.sleep(1_500);
+      // The journal is written just before the swap, whose new bundle takes 8 s to start.
+      awaitJournal(bulwark.dataDir);
       bulwark.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     try (Stick stick = Stick.of(work.resolve("stick.img"), mount, null);
@@ -662,11 +666,38 @@ class OfflineUpdateIT {
       return w;
     }
 
+    /** Waits until {@code done} holds for what the watch has seen, at most 30 s. */
+    void await(java.util.function.Predicate<Watch> done, String what) throws InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!done.test(this) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(done.test(this))
+          .as("%s within 30 s (%d answered, %d scrapes seen)", what, answered.get(), scrapes.size())
+          .isTrue();
+    }
+
     Result stop() throws InterruptedException {
       running.set(false);
       thread.join(10_000);
       return new Result(answered.get(), refused.get(), scrapes.size() > 16);
     }
+  }
+
+  /** Waits until the install journal is on disk under {@code data} (the swap has begun). */
+  private static void awaitJournal(Path data) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (var walk = Files.walk(data)) {
+        if (walk.anyMatch(p -> p.getFileName().toString().equals("journal.json"))) {
+          return;
+        }
+      } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException vanished) {
+        // a file the store rotated away while it was listed: look again
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no install journal under " + data + " within 30 s");
   }
 
   // ------------------------------------------------------------------ the release engineer's side
