@@ -34,14 +34,25 @@ class IngestSmokeTest {
 
       long deadline = System.currentTimeMillis() + WAIT_MILLIS;
       IngestTally.Snapshot snapshot = pipeline.snapshot();
-      while (System.currentTimeMillis() < deadline
-          && (snapshot.up() < 3 || snapshot.scrapes() < 6 || snapshot.evaluations() < 1)) {
+      while (System.currentTimeMillis() < deadline && snapshot.up() < 3) {
         Thread.sleep(100);
         snapshot = pipeline.snapshot();
       }
       assertThat(snapshot.up()).isEqualTo(3);
-      assertThat(snapshot.failures()).isZero();
-      assertThat(snapshot.scrapes()).isGreaterThanOrEqualTo(6);
+      // The first scrapes of a fresh JVM (classes loading, nothing compiled yet) can miss their
+      // 800 ms on a busy machine; once every target has answered, none may fail.
+      long failuresOnceUp = snapshot.failures();
+      long scrapesOnceUp = snapshot.scrapes();
+      deadline = System.currentTimeMillis() + WAIT_MILLIS;
+      while (System.currentTimeMillis() < deadline
+          && (snapshot.scrapes() < scrapesOnceUp + 6 || snapshot.evaluations() < 1)) {
+        Thread.sleep(100);
+        snapshot = pipeline.snapshot();
+      }
+      assertThat(snapshot.failures())
+          .as("failed scrapes once every target answered")
+          .isEqualTo(failuresOnceUp);
+      assertThat(snapshot.scrapes()).isGreaterThanOrEqualTo(scrapesOnceUp + 6);
       assertThat(snapshot.series()).as("34 fields of 2 GPUs on 3 nodes").isEqualTo(3 * 2 * 34);
       assertThat(snapshot.intervalMillis()).isEqualTo(1000);
       assertThat(snapshot.samples()).isGreaterThanOrEqualTo(2 * snapshot.series());
