@@ -301,13 +301,7 @@ class MachinesApiIT {
   }
 
   private static String token(RunningAppliance bulwark, String name, String role) throws Exception {
-    HttpResponse<String> r =
-        bulwark.send(
-            "POST",
-            bulwark.baseUrl() + "/api/v1/tokens",
-            new JsonObject().put("name", name).put("role", role).put("validityDays", 1).encode());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return new JsonObject(r.body()).getString("token");
+    return Runs.issueToken(bulwark, name, role).getString("token");
   }
 
   private static HttpResponse<String> call(
