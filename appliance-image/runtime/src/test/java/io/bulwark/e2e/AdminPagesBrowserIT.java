@@ -66,9 +66,7 @@ class AdminPagesBrowserIT {
     try {
       browser.executeCdpCommand(
           "Page.addScriptToEvaluateOnNewDocument", Map.of("source", CSP_RECORDER));
-      browser.executeCdpCommand(
-          "Browser.setDownloadBehavior",
-          Map.of("behavior", "allow", "downloadPath", downloads.toAbsolutePath().toString()));
+      SharedAppliance.downloadsTo(browser, downloads);
       WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
       wait.ignoring(StaleElementReferenceException.class);
 

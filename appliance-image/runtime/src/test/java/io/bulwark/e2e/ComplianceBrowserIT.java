@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,9 +59,7 @@ class ComplianceBrowserIT {
           .isEqualTo(201);
     }
     try {
-      browser.executeCdpCommand(
-          "Browser.setDownloadBehavior",
-          Map.of("behavior", "allow", "downloadPath", downloads.toAbsolutePath().toString()));
+      SharedAppliance.downloadsTo(browser, downloads);
       WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
       wait.ignoring(StaleElementReferenceException.class);
 

@@ -67,6 +67,13 @@ final class SharedAppliance implements ParameterResolver {
     return driver;
   }
 
+  /** Makes {@code browser} save what it downloads into {@code folder}, without asking. */
+  static void downloadsTo(ChromeDriver browser, java.nio.file.Path folder) {
+    browser.executeCdpCommand(
+        "Browser.setDownloadBehavior",
+        Map.of("behavior", "allow", "downloadPath", folder.toAbsolutePath().toString()));
+  }
+
   /** The simulated node {@code n} of the shared fleet ({@code gpu-node-007} for 7). */
   static String node(int n) {
     if (n < 1 || n > NODES) {
