@@ -15,8 +15,9 @@ public @interface AuditConfig {
   @AttributeDefinition(
       description =
           "Storage quota of the audit log in bytes. When it is reached, audited actions are refused"
-              + " (but an administrator's login, logout and the audit's own records, for which the"
-              + " last 2% is kept) until the log is exported and the quota raised."
+              + " (but logins, logouts, unlocks, pulling the remediation kill switch and the audit's"
+              + " own records, for which the last 2% is kept) until the log is exported and the"
+              + " quota raised."
               + " Environment: BULWARK_AUDIT_MAX_BYTES.")
   long maxBytes() default 1L << 30;
 

@@ -166,7 +166,9 @@ final class AuditFile implements Closeable {
     }
     byte[] bytes = (record.line() + "\n").getBytes(StandardCharsets.UTF_8);
     long limit = recovery ? options.maxBytes() : options.routineLimit();
-    if (size + bytes.length > limit) {
+    // Once a routine record was refused the log is full for every routine record, even one small
+    // enough for what is left: a full log does not take a comment after refusing a flood's record.
+    if (size + bytes.length > limit || (!recovery && routineFull)) {
       if (!recovery) {
         routineFull = true;
       }

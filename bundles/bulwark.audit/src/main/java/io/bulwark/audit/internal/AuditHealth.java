@@ -64,8 +64,8 @@ final class AuditHealth {
                 + AuditOptions.size(size)
                 + " of "
                 + AuditOptions.size(options.maxBytes())
-                + "): audited actions are refused; administrators can still log in, log out and"
-                + " export it (the last "
+                + "): audited actions are refused; administrators can still log in, log out,"
+                + " unlock accounts, pull the remediation kill switch and export it (the last "
                 + AuditOptions.size(options.reserveBytes())
                 + " is kept for that)";
         action = exportAndRaise;
