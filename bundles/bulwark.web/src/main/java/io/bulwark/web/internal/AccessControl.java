@@ -1,5 +1,6 @@
 package io.bulwark.web.internal;
 
+import io.bulwark.api.audit.AuditEvent;
 import io.bulwark.api.security.Accounts;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
@@ -102,10 +103,18 @@ final class AccessControl {
     ctx.next();
   }
 
-  /** Returns a handler that admits only principals with one of {@code roles}. */
+  /**
+   * Returns a handler that admits only principals with one of {@code roles}. A public route's
+   * handler authenticates its caller itself (the agents' enrolment its one-time token): its
+   * refusals of state-changing requests are counted here, through {@link RefusalDigest}, like every
+   * other anonymous refusal, so that the route need not audit each one.
+   */
   Handler<RoutingContext> requires(Set<Role> roles) {
     return ctx -> {
       if (isPublic(ctx.request().method(), ctx.request().path())) {
+        if (changesState(ctx.request().method())) {
+          countRefusal(ctx);
+        }
         ctx.next();
         return;
       }
@@ -144,6 +153,34 @@ final class AccessControl {
           problem.getMessage());
     }
     ctx.fail(problem);
+  }
+
+  /**
+   * Counts the request as refused by its anonymous caller if it is answered 4xx: counted before the
+   * answer leaves (on the event loop, without blocking), its record written on a worker.
+   */
+  private void countRefusal(RoutingContext ctx) {
+    String request = ctx.request().method() + " " + ctx.request().path();
+    String source = source(ctx);
+    ctx.addHeadersEndHandler(
+        v -> {
+          int status = ctx.response().getStatusCode();
+          if (status < 400 || status >= 500) {
+            return;
+          }
+          String reason =
+              status + ": " + (ctx.failure() == null ? "refused" : ctx.failure().getMessage());
+          AuditEvent first = refusals.count("anonymous", source, request, reason);
+          if (first != null) {
+            ctx.vertx()
+                .executeBlocking(
+                    () -> {
+                      refusals.record(first);
+                      return null;
+                    },
+                    false);
+          }
+        });
   }
 
   private static boolean changesState(HttpMethod method) {

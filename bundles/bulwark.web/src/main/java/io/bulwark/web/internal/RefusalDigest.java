@@ -22,12 +22,15 @@ import java.util.function.Supplier;
  * ones after it are counted and recorded together when the interval ends, as one {@code
  * api.refused} record with the count, the first and last request and the time span. At most {@link
  * #MAX_CLIENTS} clients are followed per interval; refusals of any more are counted in one record
- * for "other clients". Thread-safe: refusals arrive on the workers, {@link #flush} on a timer.
+ * for "other clients". What a client chose (the path it asked for, the reason that quotes it) is
+ * cut to {@value #MAX_TEXT} characters. Thread-safe: refusals arrive on the workers (or are counted
+ * on the event loop and their first record written on a worker), {@link #flush} on a timer.
  */
 final class RefusalDigest {
   static final Duration INTERVAL = Duration.ofMinutes(1);
   static final int MAX_CLIENTS = 4096;
   static final String ACTION = "api.refused";
+  static final int MAX_TEXT = 200;
 
   private static final System.Logger LOG = System.getLogger(RefusalDigest.class.getName());
 
@@ -47,27 +50,56 @@ final class RefusalDigest {
 
   /** A refused {@code request} ("POST /api/v1/tokens") by {@code actor} from {@code source}. */
   void refused(String actor, String source, String request, String reason) {
-    Client client = new Client(actor, source);
+    AuditEvent first = count(actor, source, request, reason);
+    if (first != null) {
+      record(first);
+    }
+  }
+
+  /**
+   * Counts a refusal without writing anything: returns the record to write for it (the client's
+   * first refusal in its interval), which the caller passes to {@link #record} off the event loop,
+   * or null when it is counted for the record at the interval's end. Never blocks.
+   */
+  AuditEvent count(String actor, String source, String request, String reason) {
+    Client client = new Client(bounded(actor), bounded(source));
+    String what = bounded(request);
     Instant now = clock.instant();
     synchronized (this) {
       Window w = windows.get(client);
       if (w != null) {
         w.more++;
-        w.lastRequest = request;
+        w.lastRequest = what;
         w.lastAt = now;
-        return;
+        return null;
       }
       if (windows.size() >= MAX_CLIENTS) {
         if (others++ == 0) {
           othersSince = now;
         }
-        return;
+        return null;
       }
-      windows.put(client, new Window(now, request));
+      windows.put(client, new Window(now, what));
     }
-    record(
-        new AuditEvent(
-            actor, source, ACTION, request, AuditOutcome.DENIED, Map.of("reason", reason)));
+    return new AuditEvent(
+        client.actor(),
+        client.source(),
+        ACTION,
+        what,
+        AuditOutcome.DENIED,
+        Map.of("reason", bounded(reason)));
+  }
+
+  /**
+   * Returns {@code text} cut to {@value #MAX_TEXT} characters, saying how long it was: what a
+   * client sent (a path, a name it gave) costs the audit log no more than that, however long it is.
+   */
+  static String bounded(String text) {
+    if (text == null || text.length() <= MAX_TEXT) {
+      return text;
+    }
+    int end = Character.isHighSurrogate(text.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
+    return text.substring(0, end) + "… (" + text.length() + " characters)";
   }
 
   /** Records the counts of the intervals that have ended; called every few seconds. */
@@ -135,7 +167,8 @@ final class RefusalDigest {
     return windows.size();
   }
 
-  private void record(AuditEvent event) {
+  /** Appends {@code event}; logs (once a minute) if the audit log cannot take it. May block. */
+  void record(AuditEvent event) {
     try {
       audit.get().append(event);
     } catch (AuditUnavailableException e) {

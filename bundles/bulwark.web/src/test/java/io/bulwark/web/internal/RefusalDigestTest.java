@@ -68,6 +68,25 @@ class RefusalDigestTest {
     assertThat(digest.followed()).isZero();
   }
 
+  @Test
+  void whatTheClientChoseIsCutTo200CharactersInEveryRecord() {
+    String path = "POST /api/v1/" + "p".repeat(4000);
+    digest.refused("anonymous", "10.9.9.9", path, "log in first: " + path);
+    digest.refused("anonymous", "10.9.9.9", path, "log in first: " + path);
+    clock.advance(Duration.ofMinutes(2));
+    digest.flush();
+
+    assertThat(audit.records).hasSize(2);
+    AuditRecord first = audit.records.get(0);
+    assertThat(first.event().target())
+        .startsWith("POST /api/v1/ppp")
+        .endsWith("… (4013 characters)")
+        .hasSizeLessThan(RefusalDigest.MAX_TEXT + 30);
+    assertThat(first.event().details().get("reason")).hasSizeLessThan(RefusalDigest.MAX_TEXT + 30);
+    assertThat(audit.records.get(1).event().details().values())
+        .allMatch(v -> v.length() < RefusalDigest.MAX_TEXT + 30);
+  }
+
   /** A clock the test moves. */
   static final class MutableClock extends Clock {
     private Instant now;
