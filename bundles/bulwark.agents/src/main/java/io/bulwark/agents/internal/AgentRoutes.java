@@ -14,6 +14,7 @@ import io.bulwark.web.api.RouteContributor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -28,7 +29,9 @@ import org.osgi.service.component.annotations.Reference;
 /**
  * The node agents' API: the list of enrolled agents and the authority's fingerprint (any role),
  * one-time enrolment tokens and revocation (admins), and the enrolment itself, which a node agent
- * calls with its token instead of a session. Every change is audited, refusals too.
+ * calls with its token instead of a session. Every change is audited, and so are refusals: those of
+ * the admins' routes here, those of the anonymous enrolment by the admin plane, counted per client
+ * and minute; each address may try to enrol a few times a minute ({@link EnrolmentBudget}).
  */
 @Component(service = RouteContributor.class)
 public final class AgentRoutes implements RouteContributor {
@@ -36,11 +39,17 @@ public final class AgentRoutes implements RouteContributor {
 
   private final AgentService agents;
   private final AuditLog audit;
+  private final EnrolmentBudget budget;
 
   @Activate
   public AgentRoutes(@Reference AgentService agents, @Reference AuditLog audit) {
+    this(agents, audit, Clock.systemUTC());
+  }
+
+  AgentRoutes(AgentService agents, AuditLog audit, Clock clock) {
     this.agents = agents;
     this.audit = audit;
+    this.budget = new EnrolmentBudget(clock);
   }
 
   @Override
@@ -109,25 +118,34 @@ public final class AgentRoutes implements RouteContributor {
             .put("expiresAt", java.time.Instant.now().plus(Duration.ofMinutes(m)).toString()));
   }
 
+  /**
+   * {@code POST /api/v1/agents/enrol}, anonymous: authenticated by its one-time token. A refusal is
+   * not audited here: the admin plane counts the refusals of its public routes, one record per
+   * client and minute (its refusal digest), so that a flood of bad enrolments cannot fill the audit
+   * log. What the client sent is recorded only for an enrolment whose token was good, and then only
+   * as far as it was checked (the endpoint is host:port of at most 206 characters).
+   */
   private void enrol(RoutingContext ctx) {
+    String source = ApiRequest.source(ctx);
+    long wait = budget.take(source);
+    if (wait > 0) {
+      throw ApiProblem.tooManyRequests(
+          "too many enrolment attempts from " + source + "; try again in " + wait + " s", wait);
+    }
     JsonObject body = ApiRequest.body(ctx);
     String endpoint = ApiRequest.text(body, "endpoint", "");
-    Map<String, String> d = new LinkedHashMap<>();
-    d.put("endpoint", endpoint);
     AgentService.Enrolment e;
     try {
       e =
           agents.enrol(
               ApiRequest.text(body, "token", ""), ApiRequest.text(body, "csr", ""), endpoint);
     } catch (SecurityException ex) {
-      d.put("reason", ex.getMessage());
-      audit.append(event(ctx, "agent:unknown", "agent.enrol", "", AuditOutcome.FAILURE, d));
       throw ApiProblem.forbidden(ex.getMessage());
     } catch (IllegalArgumentException ex) {
-      d.put("reason", ex.getMessage());
-      audit.append(event(ctx, "agent:unknown", "agent.enrol", "", AuditOutcome.FAILURE, d));
       throw ApiProblem.invalidBody(ex.getMessage());
     }
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("endpoint", e.record().endpoint());
     d.put("serial", e.record().serial());
     d.put("fingerprint", e.record().fingerprint());
     audit.append(

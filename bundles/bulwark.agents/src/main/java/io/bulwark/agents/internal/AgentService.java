@@ -48,6 +48,8 @@ public final class AgentService implements AgentActions {
   static final Pattern NODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
   static final Pattern ENDPOINT = Pattern.compile("[A-Za-z0-9._:\\[\\]-]{1,200}:[0-9]{1,5}");
   static final Duration MAX_TOKEN_LIFE = Duration.ofHours(24);
+  static final String UNKNOWN_TOKEN =
+      "the enrolment token is unknown, used or expired: ask an admin for a new one";
 
   /** What an enrolment returns to the agent. */
   record Enrolment(AgentRecord record, X509Certificate certificate) {}
@@ -116,19 +118,23 @@ public final class AgentService implements AgentActions {
   }
 
   /**
-   * Enrols an agent: takes the token (once), checks the request (P-384, signed by its key, named
-   * for the token's node) and issues the certificate.
+   * Enrols an agent: checks the token first (an unknown one is refused before anything else the
+   * client sent is read), then the endpoint and the request (P-384, signed by its key, named for
+   * the token's node), takes the token (once) and issues the certificate.
    *
    * @throws SecurityException if the token is unknown, used or expired
    * @throws IllegalArgumentException if the request or endpoint is wrong
    */
   Enrolment enrol(String token, String csrPem, String endpoint) {
+    String key = SignedMessages.sha384(token == null ? new byte[0] : token.getBytes());
+    if (store.read(r -> r.map(AgentFormats.TOKENS).get(key)) == null) {
+      throw new SecurityException(UNKNOWN_TOKEN);
+    }
     if (endpoint == null || !ENDPOINT.matcher(endpoint).matches()) {
       throw new IllegalArgumentException(
           "'endpoint' must be host:port of the agent's action channel");
     }
     Certificates.Request csr = Certificates.readRequest(csrPem);
-    String key = SignedMessages.sha384(token == null ? new byte[0] : token.getBytes());
     Instant now = clock.instant();
     return store.write(
         "enrol a node agent",
@@ -140,8 +146,7 @@ public final class AgentService implements AgentActions {
             if (t != null) {
               tokens.remove(key);
             }
-            throw new SecurityException(
-                "the enrolment token is unknown, used or expired: ask an admin for a new one");
+            throw new SecurityException(UNKNOWN_TOKEN);
           }
           if (!t.node().equals(csr.commonName())) {
             throw new IllegalArgumentException(
