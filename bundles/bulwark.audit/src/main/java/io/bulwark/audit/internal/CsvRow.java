@@ -1,12 +1,13 @@
 package io.bulwark.audit.internal;
 
+import io.bulwark.lib.files.SpreadsheetCsv;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * Writes audit records as CSV rows (RFC 4180: comma-separated, CRLF line ends, a field quoted when
- * it holds a comma, quote, CR or LF, quotes doubled). A field that a spreadsheet would run as a
- * formula (starting with {@code = + - @}, tab or CR) is prefixed with an apostrophe. Details are
- * the canonical JSON object of the record.
+ * Writes audit records as CSV rows through {@link SpreadsheetCsv} (RFC 4180; a field that a
+ * spreadsheet would run as a formula, starting with {@code = + - @}, tab or CR, is prefixed with an
+ * apostrophe and quoted). Details are the canonical JSON object of the record.
  */
 final class CsvRow {
   static final String HEADER =
@@ -52,24 +53,10 @@ final class CsvRow {
   }
 
   static byte[] row(String... fields) {
-    StringBuilder out = new StringBuilder(256);
-    for (int i = 0; i < fields.length; i++) {
-      if (i > 0) {
-        out.append(',');
-      }
-      out.append(field(fields[i]));
-    }
-    return out.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+    return SpreadsheetCsv.line(Arrays.asList(fields)).getBytes(StandardCharsets.UTF_8);
   }
 
   static String field(String value) {
-    String v = value;
-    if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
-      v = "'" + v;
-    }
-    if (v.indexOf(',') < 0 && v.indexOf('"') < 0 && v.indexOf('\r') < 0 && v.indexOf('\n') < 0) {
-      return v;
-    }
-    return "\"" + v.replace("\"", "\"\"") + "\"";
+    return SpreadsheetCsv.cell(value);
   }
 }

@@ -44,7 +44,7 @@ class ExportTest {
   }
 
   @Test
-  void csvExportQuotesFieldsAndVerifies() throws Exception {
+  void csvExportQuotesFieldsDefusesFormulasAndVerifies() throws Exception {
     try (FileAuditLog log = open(folder, secrets)) {
       log.append(
           new AuditEvent(
@@ -63,7 +63,7 @@ class ExportTest {
       assertThat(csv).startsWith(CsvRow.HEADER + "\r\n");
       assertThat(csv)
           .contains(
-              ",'=cmd|' /C calc'!A0,10.0.0.1,user.create,\"carol, \"\"the admin\"\"\",SUCCESS,")
+              ",\"'=cmd|' /C calc'!A0\",10.0.0.1,user.create,\"carol, \"\"the admin\"\"\",SUCCESS,")
           .contains("\"{\"\"note\"\":\"\"two\\nlines\"\"}\"")
           .endsWith("\r\n");
       assertThat(csv.split("\r\n")).hasSize(2);

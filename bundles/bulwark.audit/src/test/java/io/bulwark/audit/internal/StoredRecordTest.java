@@ -91,7 +91,9 @@ class StoredRecordTest {
     assertThat(CsvRow.field("a,b")).isEqualTo("\"a,b\"");
     assertThat(CsvRow.field("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
     assertThat(CsvRow.field("two\r\nlines")).isEqualTo("\"two\r\nlines\"");
-    assertThat(CsvRow.field("=1+1")).isEqualTo("'=1+1");
+    assertThat(CsvRow.field("=1+1")).isEqualTo("\"'=1+1\"");
+    assertThat(CsvRow.field("@SUM(1+1)")).isEqualTo("\"'@SUM(1+1)\"");
+    assertThat(CsvRow.field("a;=1+1")).isEqualTo("\"a;=1+1\"");
     assertThat(new String(CsvRow.row("a", "", "b"), StandardCharsets.UTF_8)).isEqualTo("a,,b\r\n");
   }
 }

@@ -121,9 +121,32 @@ class WorkflowTest {
     assertTrue(lines[1].contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\""), lines[1]);
     assertTrue(lines[1].contains("\"drain, then reset\""), lines[1]);
     assertTrue(lines[1].endsWith(",,ops1,"), lines[1]);
-    assertEquals("-1", FindingExport.field("-1"));
-    assertEquals("'-cmd", FindingExport.field("-cmd"));
-    assertEquals("plain", FindingExport.field("plain"));
+  }
+
+  @Test
+  void everyTextCellOfTheCsvExportThatStartsAFormulaIsPrefixedAndQuoted() {
+    Finding f =
+        new Finding(
+            "id-2",
+            "xid",
+            new NodeId("dgx-a07"),
+            -1,
+            Severity.WARNING,
+            FindingState.OPEN,
+            NOW,
+            NOW,
+            null,
+            "@SUM(1+1)",
+            Map.of(),
+            "-2+3+cmd|' /C calc'!A0",
+            0.0,
+            1,
+            "");
+    Note note = Note.empty("id-2").assigned("+ops1");
+    String[] lines = FindingExport.csv(List.of(f), Map.of("id-2", note)).split("\r\n");
+    assertTrue(lines[1].startsWith("id-2,xid,dgx-a07,-1,"), lines[1]);
+    assertTrue(
+        lines[1].contains(",\"'@SUM(1+1)\",\"'-2+3+cmd|' /C calc'!A0\",,\"'+ops1\","), lines[1]);
   }
 
   private static Finding finding(String id, String node, int gpu) {
