@@ -18,10 +18,11 @@ import java.util.regex.Pattern;
 /**
  * A machine as an admin describes it (one add, or one row of a site inventory import): checked into
  * a {@link NewMachine} and its BMC credentials, or refused with a message that names the field and
- * the value. Also reads the inventory CSV: a header row naming the columns ({@code hostname},
- * {@code id}, {@code macs}, {@code rack}, {@code zone}, {@code tags}, {@code node}, {@code
- * bmc_protocol}, {@code bmc_address}, {@code bmc_port}, {@code bmc_username}, {@code bmc_password},
- * {@code bmc_sha256}; lists separated by ';'), fields quoted as RFC 4180 quotes them.
+ * the value. The host name is an RFC 1123 name ({@link HostName}). Also reads the inventory CSV: a
+ * header row naming the columns ({@code hostname}, {@code id}, {@code macs}, {@code rack}, {@code
+ * zone}, {@code tags}, {@code node}, {@code bmc_protocol}, {@code bmc_address}, {@code bmc_port},
+ * {@code bmc_username}, {@code bmc_password}, {@code bmc_sha256}; lists separated by ';'), fields
+ * quoted as RFC 4180 quotes them.
  */
 final class MachineInput {
   static final int MAX_ROWS = 10_000;
@@ -62,7 +63,7 @@ final class MachineInput {
    * @throws IllegalArgumentException naming the field and value that cannot be used
    */
   static Parsed parse(JsonObject body) {
-    String hostname = required(body, "hostname");
+    String hostname = HostName.check(required(body, "hostname"), "hostname");
     String idText = text(body, "id", hostname.toLowerCase(Locale.ROOT));
     if (!MachineId.isValid(idText)) {
       throw new IllegalArgumentException(

@@ -50,7 +50,8 @@ class MachineInputTest {
                 MachineInput.parse(
                     new JsonObject().put("hostname", "x").put("macs", List.of("zz"))))
         .hasMessageContaining("'zz' is not a MAC address");
-    assertThatThrownBy(() -> MachineInput.parse(new JsonObject().put("hostname", "x y")))
+    assertThatThrownBy(
+            () -> MachineInput.parse(new JsonObject().put("hostname", "x").put("id", "x y")))
         .hasMessageContaining("'x y' is not a usable machine id");
     assertThatThrownBy(
             () ->
@@ -70,5 +71,53 @@ class MachineInputTest {
                             "bmc",
                             new JsonObject().put("address", "10.0.0.1").put("port", "http"))))
         .hasMessageContaining("'bmc.port' is a whole number, not 'http'");
+  }
+
+  @Test
+  void aHostNameIsAnRfc1123NameAndNothingElse() {
+    for (String bad :
+        List.of(
+            "<img src=x onerror=alert(1)><script>alert(2)</script>",
+            "=HYPERLINK(\"http://evil.example/\",\"click\")",
+            "+cmd",
+            "@SUM(1+1)",
+            "x y",
+            "dgx_a07",
+            "-dgx",
+            "dgx-",
+            "dgx..a07",
+            "dgx.",
+            ".dgx",
+            "a".repeat(64),
+            ("a".repeat(63) + ".").repeat(4) + "a".repeat(2),
+            "dgx\nlocal-hostname: evil")) {
+      assertThatThrownBy(() -> MachineInput.parse(new JsonObject().put("hostname", bad)))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'hostname' is not a usable host name")
+          .hasMessageContaining("RFC 1123");
+    }
+    for (String good :
+        List.of(
+            "dgx-a07",
+            "DGX-A07.rack7.example.com",
+            "10.2.0.17",
+            "a",
+            "a".repeat(63),
+            ("a".repeat(63) + ".").repeat(3) + "a".repeat(61))) {
+      assertThat(
+              MachineInput.parse(new JsonObject().put("hostname", good).put("id", "m-1"))
+                  .machine()
+                  .hostname())
+          .as(good)
+          .isEqualTo(good);
+    }
+  }
+
+  @Test
+  void anInventoryRowWithAFormulaForAHostNameIsRefused() {
+    List<JsonObject> rows = MachineInput.csv("hostname,rack\n=HYPERLINK(\"x\"),r07\n");
+    assertThatThrownBy(() -> MachineInput.parse(rows.get(0)))
+        .hasMessageContaining("'hostname' is not a usable host name");
   }
 }
