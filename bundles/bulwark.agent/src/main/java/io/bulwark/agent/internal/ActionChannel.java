@@ -45,7 +45,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * carry a fresh, unreplayed signature by that certificate's key, every answer carries the agent's;
  * every request is written to the agent's own audit file before it is answered. Routes: {@code GET
  * /v1/capabilities}, {@code POST /v1/actions}, {@code GET /v1/actions/{id}}. Off unless PID {@code
- * io.bulwark.agent.actions} is configured.
+ * io.bulwark.agent.actions} is configured. It listens on its {@code bindAddress}, an IP address of
+ * the node, or where it has none, on the agent's own (the metrics page's, {@code
+ * BULWARK_AGENT_BIND_ADDRESS}): never on every interface unless one of them says so.
  */
 @Component(
     service = ActionChannel.class,
@@ -57,6 +59,9 @@ public final class ActionChannel {
   private static final System.Logger LOG = System.getLogger(ActionChannel.class.getName());
   static final int MAX_BODY = 16 * 1024;
   static final int MAX_NONCES = 100_000;
+  private static final java.util.regex.Pattern IPV4 =
+      java.util.regex.Pattern.compile(
+          "((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
 
   private final Vertx vertx;
   private final SecureRandom random;
@@ -69,8 +74,22 @@ public final class ActionChannel {
   private final Map<String, Long> nonces = new LinkedHashMap<>();
 
   @Activate
-  public ActionChannel(@Reference Vertx vertx, ActionChannelConfig config) {
+  public ActionChannel(
+      @Reference Vertx vertx, @Reference NvmlExporter agent, ActionChannelConfig config) {
+    this(vertx, config, agent.bindAddress());
+  }
+
+  /**
+   * @param agentBindAddress where the agent's metrics page listens: the channel's address when it
+   *     has none of its own
+   */
+  ActionChannel(Vertx vertx, ActionChannelConfig config, String agentBindAddress) {
     this.vertx = vertx;
+    String bind =
+        bindAddress(
+            config.bindAddress() == null || config.bindAddress().isBlank()
+                ? agentBindAddress
+                : config.bindAddress());
     BouncyCastleFipsProvider fips = FipsProviders.establish();
     this.random = fips.getDefaultSecureRandom();
     CryptoServicesRegistrar.setSecureRandom(random);
@@ -130,7 +149,7 @@ public final class ActionChannel {
         new ActionRunner(config.nvidiaSmi(), config.dcgmi(), config.actionTimeoutSeconds());
     HttpServerOptions options =
         new HttpServerOptions()
-            .setHost(config.bindAddress())
+            .setHost(bind)
             .setPort(config.port())
             .setSsl(true)
             .setSslEngineOptions(new JdkSSLEngineOptions())
@@ -146,7 +165,7 @@ public final class ActionChannel {
           HttpListen.listen(
               vertx.createHttpServer(options).requestHandler(this::handle),
               "node agent action channel",
-              config.bindAddress() + ":" + config.port(),
+              (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + config.port(),
               "set port and bindAddress of io.bulwark.agent.actions to a free port of this node",
               10);
     } catch (IllegalStateException e) {
@@ -158,13 +177,43 @@ public final class ActionChannel {
         Level.INFO,
         "Node agent {0}: action channel on {1}:{2} (mutual TLS; actions: {3})",
         node,
-        config.bindAddress(),
+        bind,
         String.valueOf(server.actualPort()),
         String.join(", ", runner.capabilities()));
   }
 
   int port() {
     return server.actualPort();
+  }
+
+  /**
+   * Returns the address the channel listens on: {@code configured}, stripped, if it is an IPv4 or
+   * IPv6 address (never looked up, so that a name cannot move it to another interface).
+   *
+   * @throws IllegalStateException naming the setting otherwise
+   */
+  static String bindAddress(String configured) {
+    String a = configured == null ? "" : configured.strip();
+    boolean ip =
+        IPV4.matcher(a).matches() || (a.contains(":") && a.matches("[0-9A-Fa-f:.]+") && ipv6(a));
+    if (!ip) {
+      throw new IllegalStateException(
+          "bindAddress '"
+              + configured
+              + "' of io.bulwark.agent.actions is not an IP address: give an IP address of this"
+              + " node (127.0.0.1 for this node only, 0.0.0.0 or :: for all its addresses)");
+    }
+    return a;
+  }
+
+  private static boolean ipv6(String a) {
+    try {
+      // a text with ':' is parsed as an IPv6 literal, never looked up
+      java.net.InetAddress.getByName(a);
+      return true;
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   private void handle(HttpServerRequest request) {

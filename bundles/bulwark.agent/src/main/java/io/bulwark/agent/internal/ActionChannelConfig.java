@@ -15,8 +15,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             + " (nvidia-smi) or DCGM diagnostics (dcgmi); every request and answer signed and"
             + " audited.")
 public @interface ActionChannelConfig {
-  @AttributeDefinition(name = "Bind address", description = "Address the channel listens on.")
-  String bindAddress() default "0.0.0.0";
+  @AttributeDefinition(
+      name = "Bind address",
+      description =
+          "IP address of this node the channel listens on (0.0.0.0 for all); empty for the agent's"
+              + " own (bindAddress of io.bulwark.agent, BULWARK_AGENT_BIND_ADDRESS).")
+  String bindAddress() default "";
 
   @AttributeDefinition(name = "Port", description = "TCP port of the channel, 0 to 65535.")
   int port() default 9401;

@@ -93,6 +93,11 @@ public final class NvmlExporter {
     }
   }
 
+  /** Returns the address the metrics page listens on, as configured. */
+  String bindAddress() {
+    return options.bindAddress();
+  }
+
   private String refusal() {
     ActionChannel actions = channel;
     String here =

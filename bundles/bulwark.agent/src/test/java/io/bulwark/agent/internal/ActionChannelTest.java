@@ -123,7 +123,8 @@ class ActionChannelTest {
                     "dcgmi",
                     dir.resolve("dcgmi").toString(),
                     "auditFile",
-                    dir.resolve("audit.jsonl").toString())));
+                    dir.resolve("audit.jsonl").toString())),
+            "127.0.0.1");
   }
 
   @AfterEach
@@ -351,7 +352,107 @@ class ActionChannelTest {
                             "identityDirectory",
                             dir.resolve("none").toString(),
                             "auditFile",
-                            dir.resolve("a2.jsonl").toString()))));
+                            dir.resolve("a2.jsonl").toString())),
+                    "127.0.0.1"));
     assertTrue(e.getMessage().contains("not enrolled"), e.getMessage());
+  }
+
+  @Test
+  void theChannelListensOnItsBindAddressOnly() throws Exception {
+    Path tcp = Path.of("/proc/net/tcp");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(tcp), "Linux's socket table");
+    List<String> listening = listeningAddresses(channel.port());
+    assertEquals(List.of("127.0.0.1"), listening, "the sockets listening on " + channel.port());
+  }
+
+  @Test
+  void withoutABindAddressOfItsOwnTheChannelListensWhereTheAgentDoes() throws Exception {
+    ActionChannel own =
+        new ActionChannel(
+            vertx,
+            TypedConfig.of(
+                ActionChannelConfig.class,
+                Map.of(
+                    "port",
+                    0,
+                    "hostname",
+                    "gpu-a07",
+                    "identityDirectory",
+                    dir.resolve("identity").toString(),
+                    "auditFile",
+                    dir.resolve("a4.jsonl").toString())),
+            "127.0.0.1");
+    try {
+      assertEquals(List.of("127.0.0.1"), listeningAddresses(own.port()));
+    } finally {
+      own.stop();
+    }
+  }
+
+  @Test
+  void aBindAddressThatIsNoIpAddressIsRefusedNamingTheSetting() {
+    for (String bad : List.of("not an address", "gpu-a07.example", "127.0.0.1:9401", "256.0.0.1")) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  new ActionChannel(
+                      vertx,
+                      TypedConfig.of(
+                          ActionChannelConfig.class,
+                          Map.of(
+                              "bindAddress",
+                              bad,
+                              "port",
+                              0,
+                              "hostname",
+                              "gpu-a07",
+                              "identityDirectory",
+                              dir.resolve("identity").toString(),
+                              "auditFile",
+                              dir.resolve("a3.jsonl").toString())),
+                      "127.0.0.1"),
+              bad);
+      assertTrue(
+          e.getMessage().contains("bindAddress '" + bad + "' of io.bulwark.agent.actions"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("an IP address of this node"), e.getMessage());
+    }
+  }
+
+  /**
+   * The local addresses of the TCP sockets listening on {@code port}, read from Linux's socket
+   * tables (IPv4 and IPv6).
+   */
+  private static List<String> listeningAddresses(int port) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      Path p = Path.of(table);
+      if (!Files.isReadable(p)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(p)) {
+        String[] f = line.strip().split("\\s+");
+        if (f.length < 4 || !f[1].contains(":") || !f[3].equals("0A")) {
+          continue;
+        }
+        String[] local = f[1].split(":");
+        if (Integer.parseInt(local[1], 16) != port) {
+          continue;
+        }
+        byte[] raw = java.util.HexFormat.of().parseHex(local[0]);
+        // the kernel prints each 32-bit word in host (little-endian) order
+        for (int i = 0; i < raw.length; i += 4) {
+          byte a = raw[i];
+          byte b = raw[i + 1];
+          raw[i] = raw[i + 3];
+          raw[i + 1] = raw[i + 2];
+          raw[i + 2] = b;
+          raw[i + 3] = a;
+        }
+        out.add(java.net.InetAddress.getByAddress(raw).getHostAddress());
+      }
+    }
+    return out;
   }
 }
