@@ -85,11 +85,12 @@ public final class ActionChannel {
    */
   ActionChannel(Vertx vertx, ActionChannelConfig config, String agentBindAddress) {
     this.vertx = vertx;
+    // the agent's own address listens already (so it is one of this node's); the channel's own
+    // must be an IP address
     String bind =
-        bindAddress(
-            config.bindAddress() == null || config.bindAddress().isBlank()
-                ? agentBindAddress
-                : config.bindAddress());
+        config.bindAddress() == null || config.bindAddress().isBlank()
+            ? agentBindAddress
+            : bindAddress(config.bindAddress());
     BouncyCastleFipsProvider fips = FipsProviders.establish();
     this.random = fips.getDefaultSecureRandom();
     CryptoServicesRegistrar.setSecureRandom(random);
