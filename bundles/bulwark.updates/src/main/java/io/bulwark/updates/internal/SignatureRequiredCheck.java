@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.osgi.service.component.annotations.Activate;
@@ -47,19 +48,24 @@ public final class SignatureRequiredCheck implements ComplianceCheck {
   @Override
   public CheckResult run(Instant now) {
     try {
-      return run(updates.keyFolders(), updates.revokedKeys(), now);
+      return run(updates.keyFolders(), updates.revokedKeys(), now, updates::named);
     } catch (IOException e) {
       return CheckResult.notReviewed(
           ID, "the record of revoked update keys cannot be read: " + e.getMessage(), now);
     }
   }
 
-  static CheckResult run(List<Path> keyFolders, Set<String> revoked, Instant now) {
+  /**
+   * Runs the check with the keys of {@code keyFolders}; {@code named} names the server's files in
+   * the evidence as admins read them.
+   */
+  static CheckResult run(
+      List<Path> keyFolders, Set<String> revoked, Instant now, UnaryOperator<String> named) {
     Map<String, String> evidence = new LinkedHashMap<>();
     Path folder = null;
     try {
       UpdateKeys keys = UpdateKeys.load(keyFolders);
-      evidence.put("keyFolders", keyFolders.toString());
+      evidence.put("keyFolders", named.apply(keyFolders.toString()));
       evidence.put(
           "trustedEcdsaKeys",
           Integer.toString(keys.trusted(UpdateKeys.Kind.ECDSA, revoked).size()));
@@ -79,8 +85,8 @@ public final class SignatureRequiredCheck implements ComplianceCheck {
               keys,
               revoked,
               accepted);
-      evidence.put("unsignedPackage", unsigned);
-      evidence.put("packageWithForgedSignatures", forged);
+      evidence.put("unsignedPackage", named.apply(unsigned));
+      evidence.put("packageWithForgedSignatures", named.apply(forged));
       if (!accepted.isEmpty()) {
         return CheckResult.open(
             ID, "the verifier accepted " + String.join(" and ", accepted), evidence, now);

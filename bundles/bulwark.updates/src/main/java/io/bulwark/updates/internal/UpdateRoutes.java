@@ -72,7 +72,8 @@ public final class UpdateRoutes implements RouteContributor {
     try {
       ApiRequest.json(ctx, updates.status());
     } catch (IOException e) {
-      throw ApiProblem.unavailable("the update state cannot be read: " + e.getMessage());
+      throw ApiProblem.unavailable(
+          "the update state cannot be read: " + updates.named(e.getMessage()));
     }
   }
 
@@ -81,7 +82,8 @@ public final class UpdateRoutes implements RouteContributor {
       ApiRequest.json(
           ctx, new JsonObject().put("updates", new JsonArray(List.copyOf(updates.history()))));
     } catch (IOException e) {
-      throw ApiProblem.unavailable("the update history cannot be read: " + e.getMessage());
+      throw ApiProblem.unavailable(
+          "the update history cannot be read: " + updates.named(e.getMessage()));
     }
   }
 
@@ -96,14 +98,32 @@ public final class UpdateRoutes implements RouteContributor {
       requested(by, source, "stick:" + file, downgrade, AuditOutcome.SUCCESS, "");
       ApiRequest.json(ctx, 202, j.toJson());
     } catch (IllegalArgumentException e) {
-      requested(by, source, "stick:" + file, downgrade, AuditOutcome.FAILURE, e.getMessage());
-      throw ApiProblem.invalidParameter("file", e.getMessage());
+      requested(
+          by,
+          source,
+          "stick:" + file,
+          downgrade,
+          AuditOutcome.FAILURE,
+          updates.named(e.getMessage()));
+      throw ApiProblem.invalidParameter("file", updates.named(e.getMessage()));
     } catch (NoSuchElementException e) {
-      requested(by, source, "stick:" + file, downgrade, AuditOutcome.FAILURE, e.getMessage());
-      throw ApiProblem.notFound(e.getMessage());
+      requested(
+          by,
+          source,
+          "stick:" + file,
+          downgrade,
+          AuditOutcome.FAILURE,
+          updates.named(e.getMessage()));
+      throw ApiProblem.notFound(updates.named(e.getMessage()));
     } catch (IllegalStateException e) {
-      requested(by, source, "stick:" + file, downgrade, AuditOutcome.FAILURE, e.getMessage());
-      throw ApiProblem.conflict(e.getMessage());
+      requested(
+          by,
+          source,
+          "stick:" + file,
+          downgrade,
+          AuditOutcome.FAILURE,
+          updates.named(e.getMessage()));
+      throw ApiProblem.conflict(updates.named(e.getMessage()));
     }
   }
 
@@ -145,7 +165,7 @@ public final class UpdateRoutes implements RouteContributor {
                             return j;
                           } catch (IllegalStateException e) {
                             Files.deleteIfExists(received.file());
-                            throw ApiProblem.conflict(e.getMessage());
+                            throw ApiProblem.conflict(updates.named(e.getMessage()));
                           }
                         },
                         false))
@@ -161,7 +181,7 @@ public final class UpdateRoutes implements RouteContributor {
                               "upload:" + label,
                               downgrade,
                               AuditOutcome.FAILURE,
-                              String.valueOf(e.getMessage()));
+                              updates.named(String.valueOf(e.getMessage())));
                           return null;
                         },
                         false)
@@ -185,10 +205,11 @@ public final class UpdateRoutes implements RouteContributor {
               "update.rollback.request",
               "previous",
               AuditOutcome.FAILURE,
-              Map.of("error", e.getMessage())));
-      throw ApiProblem.conflict(e.getMessage());
+              Map.of("error", updates.named(e.getMessage()))));
+      throw ApiProblem.conflict(updates.named(e.getMessage()));
     } catch (IOException e) {
-      throw ApiProblem.unavailable("the update state cannot be read: " + e.getMessage());
+      throw ApiProblem.unavailable(
+          "the update state cannot be read: " + updates.named(e.getMessage()));
     }
   }
 
@@ -196,7 +217,8 @@ public final class UpdateRoutes implements RouteContributor {
     try {
       ApiRequest.json(ctx, updates.plugins());
     } catch (IOException | IllegalArgumentException e) {
-      throw ApiProblem.unavailable("the plugins cannot be listed: " + e.getMessage());
+      throw ApiProblem.unavailable(
+          "the plugins cannot be listed: " + updates.named(e.getMessage()));
     }
   }
 
@@ -231,15 +253,16 @@ public final class UpdateRoutes implements RouteContributor {
               action,
               bundle,
               AuditOutcome.FAILURE,
-              Map.of("error", String.valueOf(e.getMessage()))));
+              Map.of("error", updates.named(String.valueOf(e.getMessage())))));
       if (e instanceof NoSuchElementException) {
-        throw ApiProblem.notFound(e.getMessage());
+        throw ApiProblem.notFound(updates.named(e.getMessage()));
       } else if (e instanceof IllegalArgumentException) {
-        throw ApiProblem.conflict(e.getMessage());
+        throw ApiProblem.conflict(updates.named(e.getMessage()));
       } else if (e instanceof IllegalStateException) {
-        throw ApiProblem.conflict(e.getMessage());
+        throw ApiProblem.conflict(updates.named(e.getMessage()));
       } else if (e instanceof IOException) {
-        throw ApiProblem.unavailable("the update state cannot be read: " + e.getMessage());
+        throw ApiProblem.unavailable(
+            "the update state cannot be read: " + updates.named(e.getMessage()));
       }
       throw (RuntimeException) e;
     }

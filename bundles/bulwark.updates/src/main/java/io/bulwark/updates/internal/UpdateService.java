@@ -119,6 +119,8 @@ public final class UpdateService {
   private final InetSocketAddress adminPlane;
   private final List<Path> keyFolders;
   private final Path watch;
+  private final String watchSetting;
+  private final FolderNames names;
   private final Path repository;
   private final UpdateState state;
   private final int healthSeconds;
@@ -155,8 +157,12 @@ public final class UpdateService {
     this.adminPlane = adminPlane(properties);
     this.keyFolders = java.util.Arrays.stream(config.keyFolders()).map(Path::of).toList();
     this.watch = Path.of(config.watchFolder()).toAbsolutePath().normalize();
+    this.watchSetting = config.watchFolder();
     this.repository = Path.of(config.repository()).toAbsolutePath().normalize();
     this.state = new UpdateState(Path.of(config.stateFolder()).toAbsolutePath().normalize());
+    // the state folder is updates/ of the data folder (BULWARK_DATA_DIR)
+    Path data = state.folder().getParent() == null ? state.folder() : state.folder().getParent();
+    this.names = new FolderNames(data, watch, Path.of("").toAbsolutePath());
     this.healthSeconds = Math.max(5, config.healthSeconds());
     this.swapper = new Swapper(context, repository);
     this.worker = WORKER;
@@ -226,7 +232,7 @@ public final class UpdateService {
   }
 
   private JsonObject stick() {
-    JsonObject s = new JsonObject().put("folder", watch.toString());
+    JsonObject s = new JsonObject().put("folder", names.folder(watch, watchSetting));
     JsonArray files = new JsonArray();
     boolean present = Files.isDirectory(watch);
     if (present) {
@@ -243,7 +249,7 @@ public final class UpdateService {
           }
         }
       } catch (IOException e) {
-        s.put("problem", "the stick cannot be read: " + e.getMessage());
+        s.put("problem", "the stick cannot be read: " + names.text(e.getMessage()));
       }
     }
     return s.put("present", present).put("packages", files);
@@ -264,8 +270,7 @@ public final class UpdateService {
     }
     Path p = watch.resolve(file);
     if (!p.getParent().equals(watch) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-      throw new java.util.NoSuchElementException(
-          "the update stick (" + watch + ") holds no package " + file);
+      throw new java.util.NoSuchElementException("the update stick holds no package " + file);
     }
     Job j = begin("install", "stick:" + file, by);
     worker.execute(() -> install(j, p, true, allowDowngrade, source));
@@ -759,9 +764,8 @@ public final class UpdateService {
               ? bsn + " runs already"
               : "no plugin "
                   + bsn
-                  + " is offered: neither the offline repository ("
-                  + repository
-                  + ") nor the appliance's jar holds it; bring it with an update package");
+                  + " is offered: neither the offline repository nor the appliance's jar holds"
+                  + " it; bring it with an update package");
     }
     Job j = begin("plugin-install", "plugin:" + bsn, by);
     worker.execute(() -> changePlugins(j, current, bsn, m, source));
@@ -1023,7 +1027,7 @@ public final class UpdateService {
                       + (problems.isEmpty()
                           ? ""
                           : ", but it is not healthy: " + String.join("; ", problems)));
-      state.record(entry);
+      state.record(names.json(entry));
       audit.append(
           new AuditEvent(
               "bulwark",
@@ -1382,8 +1386,9 @@ public final class UpdateService {
       JsonObject entry,
       Map<String, Long> timings,
       String outcome,
-      String reason,
+      String told,
       String source) {
+    String reason = names.text(told);
     entry
         .put("outcome", outcome)
         .put("reason", reason)
@@ -1391,7 +1396,7 @@ public final class UpdateService {
         .put("timings", new JsonObject(new LinkedHashMap<>(timings)));
     j.message = reason;
     try {
-      state.record(entry);
+      state.record(names.json(entry));
     } catch (IOException e) {
       LOG.log(Level.WARNING, "The update history cannot be written: " + e.getMessage());
     }
@@ -1422,13 +1427,23 @@ public final class UpdateService {
       String target,
       AuditOutcome outcome,
       Map<String, String> details) {
+    Map<String, String> named = new TreeMap<>();
+    details.forEach((k, v) -> named.put(k, names.text(v)));
     try {
-      audit.append(new AuditEvent(j.by, source, action, target, outcome, details));
+      audit.append(new AuditEvent(j.by, source, action, target, outcome, named));
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,
           "The audit log refused " + action + " of update " + j.id + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Returns {@code message} with the server's files named as admins read them: relative to the data
+   * folder, packages by their name on the stick.
+   */
+  String named(String message) {
+    return names.text(message);
   }
 
   private static long ms(long since) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +25,9 @@ class SignatureRequiredCheckTest {
     TestPackages.identity("release-2026").trust(keys);
     CheckResult r =
         TestPackages.approved(
-            () -> SignatureRequiredCheck.run(List.of(keys), Set.of(), Instant.now()));
+            () ->
+                SignatureRequiredCheck.run(
+                    List.of(keys), Set.of(), Instant.now(), UnaryOperator.identity()));
     assertThat(r.status()).as(r.summary()).isEqualTo(CheckStatus.NOT_A_FINDING);
     assertThat(r.evidence())
         .containsEntry("trustedEcdsaKeys", "1")
