@@ -145,7 +145,7 @@ public final class RemediationRoutes implements RouteContributor {
   }
 
   private void start(RoutingContext ctx) {
-    JsonObject body = ApiRequest.body(ctx);
+    JsonObject body = ApiRequest.onlyFields(ApiRequest.body(ctx), "finding", "policy");
     String finding = ApiRequest.text(body, "finding", null);
     if (finding == null || finding.isBlank()) {
       throw ApiProblem.invalidBody("'finding' is required: the id of an open finding");
@@ -172,7 +172,9 @@ public final class RemediationRoutes implements RouteContributor {
   private void cancel(RoutingContext ctx) {
     String id = ctx.pathParam("run");
     JsonObject body =
-        ctx.body() == null || ctx.body().length() == 0 ? new JsonObject() : ApiRequest.body(ctx);
+        ctx.body() == null || ctx.body().length() == 0
+            ? new JsonObject()
+            : ApiRequest.onlyFields(ApiRequest.body(ctx), "reason");
     String reason = ApiRequest.text(body, "reason", "");
     if (reason.length() > 500) {
       throw ApiProblem.invalidBody("'reason' is at most 500 characters");

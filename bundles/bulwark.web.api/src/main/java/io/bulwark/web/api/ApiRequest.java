@@ -5,6 +5,9 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a route handler reads of its request and how it answers: the caller the admin plane
@@ -61,6 +64,33 @@ public final class ApiRequest {
       throw ApiProblem.invalidBody("'" + field + "' must be a string");
     }
     return s;
+  }
+
+  /**
+   * Returns {@code body} if it has no fields but {@code fields}: a strict reader, so that a
+   * misspelt or unsupported field is refused instead of silently ignored.
+   *
+   * @throws ApiProblem 400 naming every unknown field and the fields the request takes
+   * @since 1.3
+   */
+  public static JsonObject onlyFields(JsonObject body, String... fields) {
+    Set<String> unknown = new TreeSet<>(body.fieldNames());
+    unknown.removeAll(List.of(fields));
+    if (!unknown.isEmpty()) {
+      throw ApiProblem.invalidBody(
+          (unknown.size() == 1 ? "unknown field " : "unknown fields ")
+              + String.join(", ", unknown.stream().limit(10).map(ApiRequest::quoted).toList())
+              + (unknown.size() > 10 ? " and " + (unknown.size() - 10) + " more" : "")
+              + "; this request takes "
+              + (fields.length == 0
+                  ? "no fields"
+                  : String.join(", ", new TreeSet<>(List.of(fields)))));
+    }
+    return body;
+  }
+
+  private static String quoted(String field) {
+    return "'" + (field.length() > 64 ? field.substring(0, 64) + "…" : field) + "'";
   }
 
   /** Answers with {@code body}, with the status set so far (200 unless the handler set one). */

@@ -10,7 +10,7 @@
  * uses to read the caller and answer.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package io.bulwark.web.api;
 
 import org.osgi.annotation.bundle.Export;
