@@ -10,6 +10,9 @@ import { absolute, relative } from '/js/format.js';
 import { clearProblem, confirmButton, showProblem } from '/js/problems.js';
 import { stateBadge, bmcBadge, POWER_LABEL } from '/ui/bulwark.machines/states.js';
 
+// What takes a deployed machine's work away: these pass the remediation guardrails first.
+const OUT_OF_SERVICE = new Set(['power-off', 'soft-off', 'power-cycle', 'release', 'erase-disks', 'rescue']);
+
 const ASK_TWICE = new Set(['power-off', 'power-cycle', 'soft-off', 'release', 'erase-disks', 'mark-broken', 'deploy',
   'abort', 'quarantine', 'delete']);
 
@@ -24,6 +27,7 @@ export function mount(root, params, navigate, session) {
   const bmcNotice = h('div', { id: 'machine-bmc-notice' });
   const actions = h('div', { class: 'row-actions', id: 'machine-actions' });
   const reason = h('input', { id: 'machine-reason', maxlength: 500, placeholder: 'why (kept in the history and the audit log)' });
+  const guardHost = h('div', { id: 'machine-guardrail' });
   const bootHost = h('div', { id: 'machine-boot' });
   const bmcHost = h('div', { id: 'machine-bmc-form' });
   const historyHost = h('div', { class: 'table-wrap' });
@@ -40,7 +44,7 @@ export function mount(root, params, navigate, session) {
     h('div', { class: 'page-head' }, title),
     error, bmcNotice, facts,
     canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
-      h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
+      guardHost, h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
     isAdmin ? h('section', { class: 'panel' }, h('h2', {}, 'BMC'), bmcHost) : '',
     h('section', { class: 'panel' }, h('h2', {}, 'BMC sensors'), sensorsHost),
     h('section', { class: 'panel' }, h('div', { class: 'page-head' }, h('h2', {}, 'BMC sensors over time'),
@@ -134,11 +138,25 @@ export function mount(root, params, navigate, session) {
       m.bmc && m.bmc.presentedSha256 ? certificatePanel(m) : '',
       m.bmc && m.bmc.error && !m.bmc.presentedSha256 ? h('p', { class: 'notice error', id: 'machine-bmc-error' }, m.bmc.error) : '');
     const allowed = m.allowed || [];
+    const jobs = m.runningJobs || [];
+    replace(guardHost,
+      m.guardrail ? h('p', { class: 'notice error', id: 'machine-guardrail-refusal' }, `Guardrail: ${m.guardrail}. `,
+        isAdmin ? 'An admin may override it: write the reason, then confirm.' : 'An admin may override it with a written reason.') : '',
+      jobs.length ? h('p', { class: 'notice', id: 'machine-running-jobs' },
+        `Its scheduler lists ${jobs.length} running job${jobs.length === 1 ? '' : 's'} on ${m.hostname}: ${jobs.join(', ')}.`) : '');
     replace(actions, allowed.filter((op) => op !== 'set-boot').map((op) => {
       const label = op.replace(/-/g, ' ');
       const attrs = { data: { op }, class: ASK_TWICE.has(op) ? 'danger' : '' };
+      const guarded = m.state === 'deployed' && OUT_OF_SERVICE.has(op);
+      if (guarded && m.guardrail && !isAdmin) {
+        return h('button', { type: 'button', ...attrs, disabled: true, title: m.guardrail }, label);
+      }
+      const kills = guarded && jobs.length ? `: kills job${jobs.length === 1 ? '' : 's'} ${jobs.join(', ')}` : '';
+      if (guarded && m.guardrail) {
+        return confirmButton(`${label} (override)`, `Confirm override: ${label}${kills}`, attrs, () => act(op, { override: true }));
+      }
       return ASK_TWICE.has(op)
-        ? confirmButton(label, `Confirm ${label}`, attrs, () => act(op))
+        ? confirmButton(label, `Confirm ${label}${kills}`, attrs, () => act(op))
         : h('button', { type: 'button', ...attrs, onclick: () => act(op) }, label);
     }), allowed.length ? '' : h('span', { class: 'muted' }, 'Nothing can be done in this state until the operation under way ends.'));
     replace(bootHost, allowed.includes('set-boot') ? bootForm() : '');

@@ -117,7 +117,8 @@ export function mount(root, params, navigate, session) {
         h('td', { class: 'small run-step' }, r.state === 'held' || r.state === 'escalated' || r.state === 'failed' ? r.held : currentStep(r)),
         h('td', { title: absolute(r.updated) }, relative(r.updated)),
         h('td', { class: 'row-actions' }, canAct && r.state === 'awaiting-approval'
-          ? act('Approve', 'Confirm approve', `approve-${r.id}`, () => send('POST', `remediation/runs/${encodeURIComponent(r.id)}/approve`, { step: r.current })) : '',
+          ? act('Approve', r.approvalKillsJobs ? `Confirm: jobs on ${r.hostname} will be killed` : 'Confirm approve', `approve-${r.id}`,
+            () => send('POST', `remediation/runs/${encodeURIComponent(r.id)}/approve`, { step: r.current, jobsMayBeKilled: r.approvalKillsJobs === true })) : '',
         canAct && ACTIVE.has(r.state)
           ? act('Cancel', 'Confirm cancel', `cancel-${r.id}`, () => send('POST', `remediation/runs/${encodeURIComponent(r.id)}/cancel`, { reason: 'cancelled from the Remediation page' })) : '')))));
     const more = rows.length > limit ? h('button', { type: 'button', id: 'runs-more', onclick: () => { limit += PAGE; renderRuns(); } }, `Show ${Math.min(PAGE, rows.length - limit)} more`) : '';

@@ -28,7 +28,9 @@ export function mount(root, params, navigate, session) {
     const r = run;
     const actions = [];
     if (canAct && r.state === 'awaiting-approval') {
-      actions.push(confirmButton('Approve the step', 'Confirm approve', { id: 'run-approve' }, () => act('approve')));
+      actions.push(r.approvalKillsJobs
+        ? confirmButton('Approve the step', `Confirm: jobs on ${r.hostname} will be killed`, { id: 'run-approve', class: 'danger' }, () => act('approve'))
+        : confirmButton('Approve the step', 'Confirm approve', { id: 'run-approve' }, () => act('approve')));
     }
     if (canAct && ['held', 'running', 'awaiting-approval'].includes(r.state)) {
       actions.push(confirmButton('Cancel the run', 'Confirm cancel', { id: 'run-cancel' }, () => act('cancel')));
@@ -36,6 +38,8 @@ export function mount(root, params, navigate, session) {
     replace(body,
       h('div', { class: 'page-head' }, h('h1', {}, `Run on ${r.hostname}`), runBadge(r)),
       h('p', {}, r.findingSummary),
+      r.approvalKillsJobs ? h('p', { class: 'notice error', id: 'run-kills-jobs', role: 'alert' },
+        `No scheduler drains ${r.hostname}: approving step ${r.current + 1} (${r.steps[r.current].step}) kills any job still running on it.`) : '',
       r.held ? h('p', { class: r.state === 'succeeded' ? 'notice' : 'notice error', id: 'run-held' }, r.held) : '',
       kv({ Run: r.id, Node: r.node, Machine: r.machine || '(none linked)', Policy: `${r.policy} v${r.policyVersion} (${r.mode})`,
         Finding: `${r.findingKind} ${r.findingId}`, 'Started by': r.startedBy, Created: absolute(r.created), Updated: `${absolute(r.updated)} (${relative(r.updated)})` }),
@@ -51,7 +55,8 @@ export function mount(root, params, navigate, session) {
 
   async function act(what) {
     try {
-      run = await send('POST', `remediation/runs/${encodeURIComponent(id)}/${what}`, what === 'cancel' ? { reason: 'cancelled from the run page' } : { step: run.current });
+      run = await send('POST', `remediation/runs/${encodeURIComponent(id)}/${what}`, what === 'cancel' ? { reason: 'cancelled from the run page' }
+        : { step: run.current, jobsMayBeKilled: run.approvalKillsJobs === true });
       clearProblem(error);
       render();
     } catch (e) {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -28,12 +29,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * Remediation end to end on the demo fleet, policies in automatic mode: the simulator injects XID
  * 79 on a node whose machine has a simulated Redfish BMC; the finding becomes a run; the machine
- * goes Quarantined then Remediating, is power-cycled through its BMC (which clears the fault, as a
- * reboot does), the finding clears, re-validation soaks. The appliance is killed with SIGKILL
- * during the soak; after the restart the run goes on at the re-validation step and ends well, the
- * machine back to Deployed, every step in the audit log. Then faults on 30% of the fleet at once:
- * one node (10% of 16, rounded down, at least one) is isolated, the rest are held back by the
- * guardrail and say so on the page.
+ * goes Quarantined then Remediating; no scheduler drains it, so the power cycle waits for an
+ * operator who confirms on the run's page that its jobs are killed; it is power-cycled through its
+ * BMC (which clears the fault, as a reboot does), the finding clears, re-validation soaks. The
+ * appliance is killed with SIGKILL during the soak; after the restart the run goes on at the
+ * re-validation step and ends well, the machine back to Deployed, every step in the audit log. Then
+ * faults on 30% of the fleet at once: one node (10% of 16, rounded down, at least one) is isolated,
+ * the rest are held back by the guardrail and say so on the page.
  */
 class RemediationIT {
   private static final String NODE = "gpu-node-001";
@@ -73,6 +75,31 @@ class RemediationIT {
           (System.nanoTime() - injected) / 1e9);
       assertThat(run.getString("policy")).isEqualTo("gpu-off-the-bus");
       assertThat(run.getString("mode")).isEqualTo("automatic");
+      // No scheduler drains the node: even in automatic mode, the power cycle waits for a person
+      // who confirms that any job on the node is killed.
+      JsonObject asking =
+          await(
+              bulwark,
+              "/api/v1/remediation/runs/" + runId,
+              r -> "awaiting-approval".equals(r.getString("state")),
+              90);
+      // The first such step is the (optional) GPU reset; one approval covers the run's later ones.
+      assertThat(currentStep(asking)).isEqualTo("gpu-reset");
+      assertThat(asking.getBoolean("approvalKillsJobs")).isTrue();
+      assertThat(step(asking, "gpu-reset").getString("detail"))
+          .contains(
+              "no scheduler drains " + NODE,
+              "kills any job still running on " + NODE,
+              "the approval also lets power-cycle go on");
+      assertThat(get(bulwark, "/api/v1/machines/" + NODE + "/history").encode())
+          .doesNotContain("power-cycle");
+      String approve = bulwark.baseUrl() + "/api/v1/remediation/runs/" + runId + "/approve";
+      int at = asking.getInteger("current");
+      HttpResponse<String> unknowing =
+          bulwark.send("POST", approve, new JsonObject().put("step", at).encode());
+      assertThat(unknowing.statusCode()).as(unknowing.body()).isEqualTo(409);
+      assertThat(unknowing.body()).contains("jobsMayBeKilled");
+      approveInTheBrowser(bulwark, runId);
       JsonObject soaking =
           await(
               bulwark,
@@ -162,6 +189,8 @@ class RemediationIT {
         assertThat(((JsonObject) o).getString("held")).startsWith("isolation limit: 1 of 1");
       }
 
+      String poweredOff = aPowerOffByHandPassesTheSameGuardrails(bulwark);
+
       ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
       try {
         WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
@@ -178,6 +207,29 @@ class RemediationIT {
         Files.write(
             dir.resolve("remediation.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // Another deployed machine's page shows the guardrail before anyone clicks; an admin's
+        // buttons for what takes it out of service are overrides.
+        String other =
+            get(bulwark, "/api/v1/machines?state=deployed&power=on")
+                .getJsonArray("machines")
+                .stream()
+                .map(JsonObject.class::cast)
+                .map(m -> m.getString("id"))
+                .filter(id -> !id.equals(poweredOff) && !id.equals("gpu-node-012"))
+                .findFirst()
+                .orElseThrow();
+        browser.get(bulwark.baseUrl() + "/#/machine/" + other);
+        wait.until(d -> !d.findElements(By.id("machine-guardrail-refusal")).isEmpty());
+        assertThat(browser.findElement(By.id("machine-guardrail-refusal")).getText())
+            .contains("Guardrail: isolation limit: 1 of 1");
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("#machine-actions button[data-op='power-off']"))
+                    .getText())
+            .isEqualTo("power off (override)");
+        Files.write(
+            dir.resolve("machine-guardrail.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
         browser.get(bulwark.baseUrl() + "/#/remediation-run/" + runId);
         wait.until(
             d -> d.findElements(By.cssSelector("#run-steps li[data-status='done']")).size() == 3);
@@ -192,6 +244,97 @@ class RemediationIT {
       } finally {
         browser.quit();
       }
+    }
+  }
+
+  /**
+   * A power-off by hand takes a deployed machine out of service as a run would, so it passes the
+   * same guardrails: with the site's one isolation slot taken by a run, an operator's power-off is
+   * refused naming the limit; only an admin overrides, and only with a written reason, which the
+   * audit record keeps with the refusal overridden.
+   */
+  private static String aPowerOffByHandPassesTheSameGuardrails(RunningAppliance bulwark)
+      throws Exception {
+    Set<String> busy = Set.of(NODE, "gpu-node-003", "gpu-node-004", "gpu-node-005", "gpu-node-006");
+    String machine =
+        get(bulwark, "/api/v1/machines?state=deployed").getJsonArray("machines").stream()
+            .map(JsonObject.class::cast)
+            .map(m -> m.getString("id"))
+            .filter(id -> !busy.contains(id) && !id.equals("gpu-node-007"))
+            .filter(id -> !id.equals("gpu-node-012"))
+            .findFirst()
+            .orElseThrow();
+    JsonObject detail = get(bulwark, "/api/v1/machines/" + machine);
+    assertThat(detail.getString("guardrail")).startsWith("isolation limit: 1 of 1");
+    String operator = Runs.issueToken(bulwark, "night-shift", "operator").getString("token");
+    String path = "/api/v1/machines/" + machine + "/power-off";
+    HttpResponse<String> refused =
+        bulwark.request(
+            "POST",
+            path,
+            new JsonObject().put("reason", "cabling").encode(),
+            "Authorization",
+            "Bearer " + operator,
+            "Content-Type",
+            "application/json");
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+    assertThat(refused.body()).contains("isolation limit: 1 of 1", "override");
+    HttpResponse<String> notAdmin =
+        bulwark.request(
+            "POST",
+            path,
+            new JsonObject().put("reason", "cabling").put("override", true).encode(),
+            "Authorization",
+            "Bearer " + operator,
+            "Content-Type",
+            "application/json");
+    assertThat(notAdmin.statusCode()).as(notAdmin.body()).isEqualTo(403);
+    HttpResponse<String> noReason =
+        bulwark.send("POST", path, new JsonObject().put("override", true).encode());
+    assertThat(noReason.statusCode()).as(noReason.body()).isEqualTo(400);
+    assertThat(get(bulwark, "/api/v1/machines/" + machine).getString("power")).isEqualTo("on");
+    HttpResponse<String> overridden =
+        bulwark.send(
+            "POST",
+            path,
+            new JsonObject()
+                .put("reason", "PDU swap agreed with the site lead")
+                .put("override", true)
+                .encode());
+    assertThat(overridden.statusCode()).as(overridden.body()).isEqualTo(202);
+    JsonObject audit =
+        get(bulwark, "/api/v1/audit?action=machine.power-off&outcome=success&limit=10");
+    assertThat(audit.encode())
+        .contains("guardrailOverridden", "isolation limit: 1 of 1", "PDU swap agreed");
+    return machine;
+  }
+
+  /**
+   * Approves the waiting step on the run's page as an operator would: the confirmation says that
+   * the node's jobs will be killed.
+   */
+  private static void approveInTheBrowser(RunningAppliance bulwark, String runId) throws Exception {
+    ChromeDriver browser = FleetPageBrowserIT.headlessChromium();
+    try {
+      WebDriverWait wait = FleetPageBrowserIT.logIn(browser, bulwark, Duration.ofSeconds(60));
+      browser.get(bulwark.baseUrl() + "/#/remediation-run/" + runId);
+      wait.until(d -> !d.findElements(By.id("run-kills-jobs")).isEmpty());
+      assertThat(browser.findElement(By.id("run-kills-jobs")).getText())
+          .contains("No scheduler drains " + NODE, "kills any job still running on it");
+      browser.findElement(By.id("run-approve")).click();
+      wait.until(
+          d ->
+              d.findElement(By.id("run-approve"))
+                  .getText()
+                  .equals("Confirm: jobs on " + NODE + " will be killed"));
+      Path dir = Path.of(System.getProperty("bulwark.e2e.dir", "target/e2e"));
+      Files.write(
+          dir.resolve("remediation-run-kills-jobs.png"),
+          ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      browser.findElement(By.id("run-approve")).click();
+      wait.until(d -> d.findElements(By.id("run-kills-jobs")).isEmpty());
+    } finally {
+      browser.quit();
     }
   }
 
@@ -245,7 +388,7 @@ class RemediationIT {
       }
       assertThat(notice).as("a notice reached the facilities channel").isNotNull();
       assertThat(notice.getString("notice"))
-          .startsWith(node + " is drained because of thermal-throttle: GPU 2 of " + node);
+          .startsWith(node + " needs attention because of thermal-throttle: GPU 2 of " + node);
       assertThat(notice.getJsonObject("finding").getString("kind")).isEqualTo("thermal-throttle");
       JsonObject run = awaitRun(bulwark, node, r -> true, 10);
       assertThat(run.getString("policy")).isEqualTo("thermal-throttle");

@@ -64,6 +64,20 @@ public enum MachineOperation {
   }
 
   /**
+   * Returns true for what takes a deployed machine's work away: powering it off or cycling it,
+   * releasing it, erasing its disks, rescue mode. On a deployed machine these pass the remediation
+   * guardrails first (see {@code io.bulwark.api.remediation.MachineActionGuard}).
+   *
+   * @since 1.3
+   */
+  public boolean takesOutOfService() {
+    return switch (this) {
+      case POWER_OFF, SOFT_OFF, POWER_CYCLE, RELEASE, ERASE_DISKS, RESCUE -> true;
+      default -> false;
+    };
+  }
+
+  /**
    * Returns true for what a locked machine refuses: everything that would stop, wipe, move or
    * remove it. Powering on, probing, unlocking and reading are not.
    */

@@ -63,9 +63,23 @@ public interface RemediationService {
    * Approves the destructive step a run waits on: the step at index {@code step} (what the approver
    * saw), so that a repeated request cannot approve the next one.
    *
-   * @throws IllegalStateException if it waits on no approval, or on another step
+   * @throws IllegalStateException if it waits on no approval, or on another step, or on a step that
+   *     kills any job still on the node (its node was not drained by a scheduler)
    */
-  Run approve(String id, int step, String by);
+  default Run approve(String id, int step, String by) {
+    return approve(id, step, by, false);
+  }
+
+  /**
+   * Approves the destructive step a run waits on, as {@link #approve(String, int, String)}; {@code
+   * jobsMayBeKilled} is the approver's confirmation that the step may kill the work on a node that
+   * no scheduler drained (see {@link RemediationStep#disturbsWork()}), which such a step needs.
+   *
+   * @throws IllegalStateException if it waits on no approval, or on another step, or the step needs
+   *     that confirmation and {@code jobsMayBeKilled} is false
+   * @since 1.2
+   */
+  Run approve(String id, int step, String by, boolean jobsMayBeKilled);
 
   /** Returns the names of the steps bundles provide now. */
   List<String> steps();

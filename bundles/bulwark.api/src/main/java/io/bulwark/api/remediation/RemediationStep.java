@@ -24,6 +24,20 @@ public interface RemediationStep {
   boolean destructive();
 
   /**
+   * Returns true if the step would kill or disturb work running on the node (a power cycle, a GPU
+   * reset, a re-image): such a step runs only once the node's scheduler has confirmed it drained,
+   * or, where no scheduler runs the node, after a person approved it knowing that any job still on
+   * the node is killed (never on its own, whatever the policy's mode). A step that only changes
+   * what the scheduler sends to the node (a drain) or what Bulwark records returns false. By
+   * default, every destructive step.
+   *
+   * @since 1.2
+   */
+  default boolean disturbsWork() {
+    return destructive();
+  }
+
+  /**
    * Returns what the step would do with {@code parameters} on the run's node, in words, for the
    * dry-run and the UI ("drain gpu-a07 in slurm with the reason …"). Must not touch anything.
    */

@@ -65,8 +65,9 @@ public interface StepContext {
 
   /**
    * Returns true if an earlier step of this run found the node drained in its scheduler (a {@code
-   * wait-drained} that ended done), or found that no scheduler is configured to run work on it. A
-   * step that disturbs running work (a GPU reset, a power cycle) refuses to act otherwise.
+   * wait-drained} that ended done), or found that no scheduler is configured to run work on it and
+   * a person approved this step knowing that any job still on the node is killed. A step that
+   * disturbs running work (a GPU reset, a power cycle) refuses to act otherwise.
    */
   boolean drained();
 

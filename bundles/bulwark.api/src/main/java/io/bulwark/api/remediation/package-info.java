@@ -5,7 +5,7 @@
  * service, or to a person.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.bulwark.api.remediation;
 
 import org.osgi.annotation.bundle.Export;

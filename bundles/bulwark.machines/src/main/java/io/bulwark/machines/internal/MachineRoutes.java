@@ -18,6 +18,7 @@ import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineRefusedException;
 import io.bulwark.api.machine.MachineState;
 import io.bulwark.api.machine.NewMachine;
+import io.bulwark.api.remediation.MachineActionGuard;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
 import io.bulwark.api.telemetry.SampleWindow;
@@ -73,6 +74,11 @@ public final class MachineRoutes implements RouteContributor {
 
   @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile HealthService health;
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile MachineActionGuard guard;
+
+  private final OutOfServiceGuard guardrails = new OutOfServiceGuard(() -> guard);
 
   @Activate
   public MachineRoutes(@Reference MachineRegistry machines, @Reference AuditLog audit) {
@@ -145,7 +151,7 @@ public final class MachineRoutes implements RouteContributor {
     Machine m = existing(ctx);
     JsonArray allowed = new JsonArray();
     machines.allowed(m.id()).forEach(op -> allowed.add(op.apiName()));
-    ApiRequest.json(ctx, json(m).put("allowed", allowed));
+    ApiRequest.json(ctx, guardrails.describe(m, json(m).put("allowed", allowed)));
   }
 
   void history(RoutingContext ctx) {
@@ -556,6 +562,12 @@ public final class MachineRoutes implements RouteContributor {
     if (refused.isPresent()) {
       refused(ctx, action, m, details, refused.get());
     }
+    Principal caller = ApiRequest.caller(ctx);
+    java.util.Optional<String> guardrail =
+        guardrails.check(m, op, caller.role(), override(ctx), reason, details);
+    if (guardrail.isPresent()) {
+      refused(ctx, action, m, details, guardrail.get());
+    }
     audit.append(event(ctx, action, m.id().value(), AuditOutcome.SUCCESS, details));
     try {
       Machine after = work.apply(reason, ApiRequest.caller(ctx).name());
@@ -577,6 +589,20 @@ public final class MachineRoutes implements RouteContributor {
     details.put("error", why);
     audit.append(event(ctx, action, m.id().value(), AuditOutcome.FAILURE, details));
     throw ApiProblem.conflict(why);
+  }
+
+  /** Returns the body's {@code override}: an admin's "go ahead although a guardrail refuses". */
+  private static boolean override(RoutingContext ctx) {
+    String body = ctx.body() == null ? null : ctx.body().asString();
+    if (body == null || body.isBlank()) {
+      return false;
+    }
+    Object o = ApiRequest.body(ctx).getValue("override", false);
+    if (!(o instanceof Boolean b)) {
+      throw ApiProblem.invalidBody(
+          "'override' is true (an admin goes ahead although a guardrail refuses) or false");
+    }
+    return b;
   }
 
   private String reason(RoutingContext ctx) {

@@ -204,6 +204,11 @@ final class MachineSteps {
     }
 
     @Override
+    public boolean disturbsWork() {
+      return false; // records the machine broken for a person; it touches no running work
+    }
+
+    @Override
     public String describe(StepContext ctx, Map<String, String> parameters) {
       return "mark "
           + ctx.machine()

@@ -13,6 +13,7 @@ import io.bulwark.api.machine.MachineId;
 import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineService;
 import io.bulwark.api.machine.MachineState;
+import io.bulwark.api.machine.PowerState;
 import io.bulwark.api.remediation.Guardrails;
 import io.bulwark.api.remediation.Policy;
 import io.bulwark.api.remediation.PolicyMode;
@@ -83,6 +84,16 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = RemediationConfig.class)
 public final class RemediationEngine implements RemediationService, FindingListener {
   static final String BULWARK = "bulwark";
+
+  /** The evidence key of a step that waits for an approval of a kind other than the mode's. */
+  static final String APPROVAL = "approval";
+
+  /** The approval a step needs when it would act on a node no scheduler drained. */
+  static final String KILLS_JOBS = "kills-jobs";
+
+  /** The evidence key naming who approved a step knowing that it kills the node's jobs. */
+  static final String JOBS_KILLED_APPROVED_BY = "jobsKilledApprovedBy";
+
   private static final System.Logger LOG = System.getLogger(RemediationEngine.class.getName());
 
   private final RecordStore store;
@@ -624,19 +635,21 @@ public final class RemediationEngine implements RemediationService, FindingListe
       }
     }
     List<Run> isolating = isolating(run, view.machines());
+    Set<String> byHand = outByHand(view.machines(), isolating, run.hostname());
     int fleetSize = view.fleetSize();
     int limit = Math.max(1, fleetSize * g.maxIsolatedPercent() / 100);
-    if (isolating.size() >= limit) {
+    if (isolating.size() + byHand.size() >= limit) {
       return Optional.of(
           "isolation limit: "
-              + isolating.size()
+              + (isolating.size() + byHand.size())
               + " of "
               + limit
               + " node(s) already isolated ("
               + g.maxIsolatedPercent()
               + "% of "
               + fleetSize
-              + " nodes)");
+              + " nodes)"
+              + (byHand.isEmpty() ? "" : ", " + byHand.size() + " of them taken out by hand"));
     }
     Optional<Machine> machine = machineOf(run.node(), view.machines());
     String rack = machine.map(Machine::rack).orElse("");
@@ -661,7 +674,11 @@ public final class RemediationEngine implements RemediationService, FindingListe
       }
     }
     if (g.minAvailablePerPool() > 0) {
-      Optional<String> pool = poolRefusal(run, isolating, g.minAvailablePerPool(), now);
+      Set<String> busy = new java.util.HashSet<>(byHand);
+      for (Run r : isolating) {
+        busy.add(r.hostname());
+      }
+      Optional<String> pool = poolRefusal(run.hostname(), busy, g.minAvailablePerPool(), now);
       if (pool.isPresent()) {
         return pool;
       }
@@ -669,14 +686,95 @@ public final class RemediationEngine implements RemediationService, FindingListe
     return Optional.empty();
   }
 
-  private Optional<String> poolRefusal(Run run, List<Run> isolating, int min, Instant now) {
+  /**
+   * Returns why taking deployed machine {@code m} out of service by hand (a power-off, a release…)
+   * would break a guardrail now, or empty: the kill switch, the circuit breaker, the site's
+   * isolation limit (runs and machines taken out by hand together) and the nodes a partition keeps.
+   */
+  Optional<String> handRefusal(Machine m) {
+    Guardrails g = guardrails;
+    if (killed) {
+      return Optional.of(
+          "the remediation kill switch is on: no node is taken out of service until an admin"
+              + " turns it off");
+    }
+    if (g.breakerOpen()) {
+      return Optional.of(
+          "the remediation circuit breaker is open after "
+              + g.failuresInARow()
+              + " failed runs in a row: no node is taken out of service until an admin resets it");
+    }
+    View view = view();
+    List<Run> isolating = isolating(null, view.machines());
+    isolating.removeIf(r -> r.hostname().equals(m.hostname()));
+    Set<String> byHand = outByHand(view.machines(), isolating, m.hostname());
+    int limit = Math.max(1, view.fleetSize() * g.maxIsolatedPercent() / 100);
+    int out = isolating.size() + byHand.size();
+    if (out >= limit) {
+      return Optional.of(
+          "isolation limit: "
+              + out
+              + " of "
+              + limit
+              + " node(s) already out of service ("
+              + isolating.size()
+              + " by remediation runs, "
+              + byHand.size()
+              + " by hand; at most "
+              + g.maxIsolatedPercent()
+              + "% of "
+              + view.fleetSize()
+              + " nodes)");
+    }
+    if (g.minAvailablePerPool() > 0) {
+      Set<String> busy = new java.util.HashSet<>(byHand);
+      for (Run r : isolating) {
+        busy.add(r.hostname());
+      }
+      return poolRefusal(m.hostname(), busy, g.minAvailablePerPool(), clock.instant());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the host names of the machines a person took out of service by hand: deployed (their
+   * work is expected on them), yet powered off, powering off, with a power-off or cycle under way,
+   * or in rescue mode; not those a run in {@code isolating} holds, nor {@code except}.
+   */
+  static Set<String> outByHand(List<Machine> all, List<Run> isolating, String except) {
+    Set<MachineId> held = new java.util.HashSet<>();
+    for (Run r : isolating) {
+      if (r.machine() != null) {
+        held.add(r.machine());
+      }
+    }
+    Set<String> out = new java.util.TreeSet<>();
+    for (Machine x : all) {
+      if (held.contains(x.id()) || x.hostname().equals(except)) {
+        continue;
+      }
+      boolean off =
+          x.state() == MachineState.DEPLOYED
+              && (x.power() == PowerState.OFF
+                  || x.power() == PowerState.POWERING_OFF
+                  || Set.of("power-off", "soft-off", "power-cycle").contains(x.pending()));
+      boolean rescue =
+          x.state() == MachineState.ENTERING_RESCUE_MODE || x.state() == MachineState.RESCUE_MODE;
+      if (off || rescue) {
+        out.add(x.hostname());
+      }
+    }
+    return out;
+  }
+
+  private Optional<String> poolRefusal(String hostname, Set<String> busy, int min, Instant now) {
     Optional<Schedulers.Located> located;
     try {
-      located = schedulers.locate(run.hostname());
+      located = schedulers.locate(hostname);
     } catch (SchedulerException e) {
       return Optional.of(
           "the scheduler could not be asked whether "
-              + run.hostname()
+              + hostname
               + "'s partition can spare it: "
               + e.getMessage());
     }
@@ -689,20 +787,16 @@ public final class RemediationEngine implements RemediationService, FindingListe
     } catch (SchedulerException e) {
       return Optional.of(
           "the scheduler could not be asked whether "
-              + run.hostname()
+              + hostname
               + "'s partition can spare it: "
               + e.getMessage());
-    }
-    Set<String> busy = new java.util.HashSet<>();
-    for (Run r : isolating) {
-      busy.add(r.hostname());
     }
     for (String p : new java.util.TreeSet<>(located.get().node().pools())) {
       long available =
           all.stream()
               .filter(n -> n.pools().contains(p))
               .filter(n -> n.state() == SchedulerState.AVAILABLE)
-              .filter(n -> !n.name().equals(run.hostname()) && !busy.contains(n.name()))
+              .filter(n -> !n.name().equals(hostname) && !busy.contains(n.name()))
               .count();
       if (available < min) {
         return Optional.of(
@@ -713,7 +807,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
                 + " would keep "
                 + available
                 + " available node(s) without "
-                + run.hostname()
+                + hostname
                 + "; at least "
                 + min
                 + " are kept");
@@ -998,6 +1092,43 @@ public final class RemediationEngine implements RemediationService, FindingListe
         fail(run, current, why + ": install it, or change the policy " + run.policyId(), Map.of());
       }
       return;
+    }
+    if (current.status() == StepStatus.PENDING && impl.disturbsWork() && !jobsKillApproved(run)) {
+      Optional<String> undrained = undrained(run);
+      if (undrained.isPresent()) {
+        // Whatever the mode: nothing confirmed the node free of work, so a person decides.
+        Map<String, String> evidence = new TreeMap<>(current.evidence());
+        evidence.put(APPROVAL, KILLS_JOBS);
+        StepRecord asking =
+            new StepRecord(
+                    current.step(),
+                    current.status(),
+                    current.started(),
+                    current.ended(),
+                    current.attempts(),
+                    current.detail(),
+                    current.memo(),
+                    evidence)
+                .withDetail(
+                    "waits for a person to approve: "
+                        + describe(impl, run, current)
+                        + "; "
+                        + undrained.get()
+                        + ": approving it kills any job still running on "
+                        + run.hostname()
+                        + disturbingAfter(run));
+        Run waiting =
+            run.with(
+                RunState.AWAITING_APPROVAL,
+                run.current(),
+                replace(run, asking),
+                "",
+                now,
+                null,
+                run.approvedBy());
+        saveIfRunning(run, waiting, "await approval of a step on an undrained node");
+        return;
+      }
     }
     if (current.status() == StepStatus.PENDING && impl.destructive()) {
       if (run.mode() == PolicyMode.APPROVE_DESTRUCTIVE
@@ -1306,6 +1437,49 @@ public final class RemediationEngine implements RemediationService, FindingListe
             });
   }
 
+  /**
+   * Returns true if a person approved a step of {@code run}, up to its current one, knowing that it
+   * kills the node's jobs: that approval lets the run's later steps that disturb work go on too.
+   */
+  static boolean jobsKillApproved(Run run) {
+    for (int i = 0; i <= run.current() && i < run.steps().size(); i++) {
+      if (run.steps().get(i).evidence().containsKey(JOBS_KILLED_APPROVED_BY)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Names the later steps of {@code run} that the same approval lets go on, or "". */
+  private String disturbingAfter(Run run) {
+    List<String> later = new ArrayList<>();
+    for (int i = run.current() + 1; i < run.steps().size(); i++) {
+      RemediationStep impl = steps.get(run.steps().get(i).step().step());
+      if (impl != null && impl.disturbsWork()) {
+        later.add(run.steps().get(i).step().step());
+      }
+    }
+    return later.isEmpty() ? "" : "; the approval also lets " + String.join(", ", later) + " go on";
+  }
+
+  /**
+   * Returns why the node of {@code run} is not known to be free of work before its current step: an
+   * earlier step found that no scheduler runs it and no step since confirmed it drained; empty when
+   * a scheduler confirmed it drained, or when no step looked (the step itself refuses then).
+   */
+  static Optional<String> undrained(Run run) {
+    boolean noScheduler = false;
+    for (int i = 0; i < run.current() && i < run.steps().size(); i++) {
+      StepRecord s = run.steps().get(i);
+      if (s.status() == StepStatus.DONE && s.evidence().containsKey("drained")) {
+        return Optional.empty();
+      }
+      noScheduler |=
+          s.status() == StepStatus.SKIPPED && "true".equals(s.evidence().get("noScheduler"));
+    }
+    return noScheduler ? Optional.of("no scheduler drains " + run.hostname()) : Optional.empty();
+  }
+
   private Run dryRun(Run run, String held) {
     Instant now = clock.instant();
     List<StepRecord> shown = new ArrayList<>();
@@ -1318,11 +1492,21 @@ public final class RemediationEngine implements RemediationService, FindingListe
                   + (s.step().optional()
                       ? " (optional: it would be skipped)"
                       : ": the run would fail here")
-              : describe(impl, run, s) + (impl.destructive() ? " [destructive]" : "");
+              : describe(impl, run, s)
+                  + (impl.destructive() ? " [destructive]" : "")
+                  + (impl.disturbsWork() && unscheduled(run)
+                      ? "; would wait for approval: no scheduler drains this node (approving it"
+                          + " kills any job running on it)"
+                      : "");
       shown.add(
           new StepRecord(s.step(), StepStatus.WOULD_RUN, now, now, 0, detail, Map.of(), Map.of()));
     }
     return end(run, RunState.SUCCEEDED, held, shown);
+  }
+
+  /** Returns true if no scheduler connector is installed, so none would drain the run's node. */
+  private boolean unscheduled(Run run) {
+    return schedulers.connectors().isEmpty() && !schedulers.starting();
   }
 
   private synchronized Run end(Run run, RunState state, String held, List<StepRecord> list) {
@@ -1652,7 +1836,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
   }
 
   @Override
-  public synchronized Run approve(String id, int step, String by) {
+  public synchronized Run approve(String id, int step, String by, boolean jobsMayBeKilled) {
     Run r = runs.get(id);
     if (r == null) {
       throw new NoSuchElementException("no remediation run " + id);
@@ -1674,12 +1858,42 @@ public final class RemediationEngine implements RemediationService, FindingListe
               + ": look at it again before you approve");
     }
     StepRecord s = r.currentStep();
+    boolean killsJobs = KILLS_JOBS.equals(s.evidence().get(APPROVAL));
+    if (killsJobs && !jobsMayBeKilled) {
+      throw new IllegalStateException(
+          "step "
+              + (step + 1)
+              + " ("
+              + s.step().step()
+              + ") of run "
+              + id
+              + " acts on "
+              + r.hostname()
+              + ", which no scheduler drained: approving it kills any job still running there;"
+              + " approve again confirming that jobs may be killed (\"jobsMayBeKilled\": true)");
+    }
+    Map<String, String> evidence = new TreeMap<>(s.evidence());
+    if (killsJobs) {
+      evidence.put(JOBS_KILLED_APPROVED_BY, by);
+    }
+    StepRecord approvedStep =
+        new StepRecord(
+            s.step(),
+            s.status(),
+            s.started(),
+            s.ended(),
+            s.attempts(),
+            killsJobs
+                ? "approved by " + by + ", knowing that jobs on " + r.hostname() + " are killed"
+                : "approved by " + by,
+            s.memo(),
+            evidence);
     Instant now = clock.instant();
     Run approved =
         r.with(
             RunState.RUNNING,
             r.current(),
-            replace(r, s.withDetail("approved by " + by)),
+            replace(r, approvedStep),
             "",
             now,
             now,
@@ -1812,11 +2026,9 @@ public final class RemediationEngine implements RemediationService, FindingListe
         if (s.status() == StepStatus.DONE && s.evidence().containsKey("drained")) {
           return true;
         }
-        if (s.status() == StepStatus.SKIPPED && "true".equals(s.evidence().get("noScheduler"))) {
-          return true;
-        }
       }
-      return false;
+      // No scheduler runs the node: only a person who knew that jobs are killed lets a step on.
+      return undrained(current).isPresent() && jobsKillApproved(current);
     }
 
     @Override

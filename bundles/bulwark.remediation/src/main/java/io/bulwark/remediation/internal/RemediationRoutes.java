@@ -207,9 +207,18 @@ public final class RemediationRoutes implements RouteContributor {
       refuse(ctx, "remediation.step-approve", id, Map.of("run", id), "no such run");
       throw ApiProblem.notFound("no remediation run " + id);
     }
+    Object kills = body.getValue("jobsMayBeKilled", false);
+    if (!(kills instanceof Boolean jobsMayBeKilled)) {
+      throw ApiProblem.invalidBody(
+          "'jobsMayBeKilled' is true or false: true confirms that approving a step on a node no"
+              + " scheduler drained kills any job still running there");
+    }
     Map<String, String> d = new LinkedHashMap<>();
     d.put("run", id);
     d.put("step", Integer.toString(n.intValue()));
+    if (jobsMayBeKilled) {
+      d.put("jobsMayBeKilled", "true");
+    }
     if (n.intValue() < before.steps().size()) {
       d.put("stepName", before.steps().get(n.intValue()).step().toString());
     }
@@ -218,7 +227,7 @@ public final class RemediationRoutes implements RouteContributor {
         event(ctx, "remediation.step-approve", before.hostname(), AuditOutcome.SUCCESS, d));
     Run r;
     try {
-      r = engine.approve(id, n.intValue(), caller(ctx));
+      r = engine.approve(id, n.intValue(), caller(ctx), jobsMayBeKilled);
     } catch (IllegalStateException e) {
       refuse(ctx, "remediation.step-approve", id, d, e.getMessage());
       throw ApiProblem.conflict(e.getMessage());

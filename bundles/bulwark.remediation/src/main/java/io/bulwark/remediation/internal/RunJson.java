@@ -57,7 +57,13 @@ final class RunJson {
         .put("created", r.created().toString())
         .put("updated", r.updated().toString())
         .put("nextCheck", r.nextCheck() == null ? null : r.nextCheck().toString())
-        .put("approvedBy", r.approvedBy());
+        .put("approvedBy", r.approvedBy())
+        .put(
+            "approvalKillsJobs",
+            r.state() == RunState.AWAITING_APPROVAL
+                && r.currentStep() != null
+                && RemediationEngine.KILLS_JOBS.equals(
+                    r.currentStep().evidence().get(RemediationEngine.APPROVAL)));
   }
 
   static Run run(JsonObject j) {

@@ -104,6 +104,11 @@ final class SchedulerSteps {
     }
 
     @Override
+    public boolean disturbsWork() {
+      return false; // stops new work reaching the node; the work on it runs on
+    }
+
+    @Override
     public String describe(StepContext ctx, Map<String, String> parameters) {
       return "drain "
           + ctx.hostname()

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -26,9 +27,20 @@ public final class Schedulers {
   /** How long after start connectors that are configured may still be binding. */
   static final long STARTING_MILLIS = 60_000;
 
-  private final long createdMillis = System.currentTimeMillis();
+  private final LongSupplier nanoTime;
+  private final long createdNanos;
   private final List<SchedulerConnector> connectors = new CopyOnWriteArrayList<>();
   private final Map<SchedulerConnector, View> views = new ConcurrentHashMap<>();
+
+  public Schedulers() {
+    this(System::nanoTime);
+  }
+
+  /** For tests: {@code nanoTime} is the monotonic clock the start minute is measured on. */
+  Schedulers(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+    this.createdNanos = nanoTime.getAsLong();
+  }
 
   /** A node and the connector whose scheduler runs it. */
   record Located(SchedulerConnector connector, SchedulerNode node) {}
@@ -50,7 +62,7 @@ public final class Schedulers {
 
   /** Returns true in the first minute after start, while configured connectors may still bind. */
   boolean starting() {
-    return System.currentTimeMillis() - createdMillis < STARTING_MILLIS;
+    return nanoTime.getAsLong() - createdNanos < STARTING_MILLIS * 1_000_000L;
   }
 
   /** Returns the connectors installed now. */
@@ -94,7 +106,8 @@ public final class Schedulers {
    */
   List<SchedulerNode> nodes(SchedulerConnector c, long nowMillis) throws SchedulerException {
     View v = views.get(c);
-    if (v == null || nowMillis - v.atMillis > FLEET_VIEW_MILLIS) {
+    // A clock stepped back (NTP, a bad RTC) makes the view stale too, not fresh for an hour.
+    if (v == null || nowMillis - v.atMillis > FLEET_VIEW_MILLIS || nowMillis < v.atMillis) {
       v = new View(nowMillis, new ArrayList<>(c.nodes()));
       views.put(c, v);
     }

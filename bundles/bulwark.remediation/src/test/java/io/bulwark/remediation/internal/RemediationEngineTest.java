@@ -385,6 +385,217 @@ class RemediationEngineTest {
     }
   }
 
+  /** An engine on a site with no scheduler connector installed, past its start minute. */
+  private RemediationEngine unscheduled(MapDbRecordStore store) {
+    long[] now = {0};
+    Schedulers none = new Schedulers(() -> now[0]);
+    now[0] = Duration.ofMinutes(5).toNanos();
+    RemediationEngine e =
+        new RemediationEngine(store, none, audit, clock, Runnable::run, PolicyMode.DRY_RUN, 0, 100);
+    io.bulwark.testing.InMemoryFleet fleet = new io.bulwark.testing.InMemoryFleet();
+    fleet.put(
+        new io.bulwark.api.fleet.Node(
+            new NodeId("gpu-node-044"), List.of(), Instant.EPOCH, Instant.EPOCH));
+    e.bindFleet(fleet);
+    e.bindStep(new SchedulerSteps.Drain(none));
+    e.bindStep(new SchedulerSteps.WaitDrained(none));
+    e.bindStep(new SchedulerSteps.Resume(none));
+    e.bindStep(
+        new RemediationStep() {
+          @Override
+          public String name() {
+            return "reset";
+          }
+
+          @Override
+          public boolean destructive() {
+            return true;
+          }
+
+          @Override
+          public String describe(StepContext ctx, Map<String, String> parameters) {
+            return "reset on " + ctx.hostname();
+          }
+
+          @Override
+          public StepOutcome perform(StepContext ctx) {
+            if (!ctx.drained()) {
+              return StepOutcome.failed("not drained");
+            }
+            performed.incrementAndGet();
+            return StepOutcome.done("GPU reset");
+          }
+        });
+    return e;
+  }
+
+  @Test
+  void withNoSchedulerAStepThatKillsWorkWaitsForAPersonWhoKnowsItEvenInAutomaticMode() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      // Given a site with no scheduler connector and an automatic policy
+      RemediationEngine e = unscheduled(store);
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      // When a finding starts a run
+      e.findingChanged(xid("gpu-node-044"));
+      ticks(e, 3);
+      Run r = e.runs(1).get(0);
+      // Then drain and wait-drained are skipped, and the reset waits for a person
+      assertEquals(StepStatus.SKIPPED, r.steps().get(0).status());
+      assertEquals(StepStatus.SKIPPED, r.steps().get(1).status());
+      assertEquals(RunState.AWAITING_APPROVAL, r.state(), r.toString());
+      assertEquals(2, r.current());
+      assertTrue(
+          r.currentStep().detail().contains("no scheduler drains gpu-node-044")
+              && r.currentStep().detail().contains("kills any job still running on gpu-node-044"),
+          r.currentStep().detail());
+      assertEquals(0, performed.get(), "nothing disturbed the node before a person approved");
+      // An approval that does not say jobs may be killed is refused, and changes nothing
+      String id = r.id();
+      IllegalStateException plain =
+          assertThrows(IllegalStateException.class, () -> e.approve(id, 2, "operator1"));
+      assertTrue(plain.getMessage().contains("jobsMayBeKilled"), plain.getMessage());
+      ticks(e, 3);
+      assertEquals(RunState.AWAITING_APPROVAL, e.run(id).orElseThrow().state());
+      assertEquals(0, performed.get());
+      // One that does lets the step on, and says who knew
+      e.approve(id, 2, "operator1", true);
+      ticks(e, 3);
+      Run done = e.run(id).orElseThrow();
+      assertEquals(RunState.SUCCEEDED, done.state(), done.toString());
+      assertEquals(1, performed.get());
+      assertEquals("operator1", done.steps().get(2).evidence().get("jobsKilledApprovedBy"));
+    }
+  }
+
+  @Test
+  void aDryRunWithNoSchedulerSaysTheStepWouldWaitForApproval() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = unscheduled(store);
+      e.savePolicy(policy(PolicyMode.DRY_RUN, LADDER), "admin");
+      e.findingChanged(xid("gpu-node-044"));
+      Run r = e.runs(1).get(0);
+      assertTrue(r.dryRun());
+      String reset = r.steps().get(2).detail();
+      assertTrue(reset.contains("would wait for approval: no scheduler drains this node"), reset);
+      assertFalse(r.steps().get(0).detail().contains("would wait"), r.steps().get(0).detail());
+      assertEquals(0, performed.get());
+    }
+  }
+
+  /** A deployed machine for each node of the fake scheduler, those in {@code off} powered off. */
+  private static io.bulwark.api.machine.MachineService deployed(
+      java.util.Collection<String> nodes, Set<String> off) {
+    List<io.bulwark.api.machine.Machine> all = new java.util.ArrayList<>();
+    for (String n : new java.util.TreeSet<>(nodes)) {
+      all.add(
+          new io.bulwark.api.machine.Machine(
+              new io.bulwark.api.machine.MachineId(n),
+              n,
+              List.of(),
+              null,
+              "",
+              "",
+              Set.of(),
+              io.bulwark.api.machine.MachineState.DEPLOYED,
+              "",
+              Instant.EPOCH,
+              null,
+              null,
+              "",
+              false,
+              new NodeId(n),
+              off.contains(n)
+                  ? io.bulwark.api.machine.PowerState.OFF
+                  : io.bulwark.api.machine.PowerState.ON,
+              "",
+              "",
+              "",
+              Instant.EPOCH));
+    }
+    // Quarantine and remediate move the machine as the machines service does; the rest is unused.
+    return (io.bulwark.api.machine.MachineService)
+        java.lang.reflect.Proxy.newProxyInstance(
+            RemediationEngineTest.class.getClassLoader(),
+            new Class<?>[] {io.bulwark.api.machine.MachineService.class},
+            (proxy, method, args) -> {
+              switch (method.getName()) {
+                case "machines":
+                  return List.copyOf(all);
+                case "machine":
+                  return all.stream().filter(m -> m.id().equals(args[0])).findFirst();
+                case "refusal":
+                  return java.util.Optional.empty();
+                case "operate":
+                  io.bulwark.api.machine.MachineOperation op =
+                      (io.bulwark.api.machine.MachineOperation) args[1];
+                  for (int i = 0; i < all.size(); i++) {
+                    io.bulwark.api.machine.Machine m = all.get(i);
+                    if (m.id().equals(args[0])) {
+                      io.bulwark.api.machine.MachineState to =
+                          op == io.bulwark.api.machine.MachineOperation.QUARANTINE
+                              ? io.bulwark.api.machine.MachineState.QUARANTINED
+                              : io.bulwark.api.machine.MachineState.REMEDIATING;
+                      all.set(i, m.withState(to, "", Instant.EPOCH, null, null));
+                      return all.get(i);
+                    }
+                  }
+                  return null;
+                default:
+                  return null;
+              }
+            });
+  }
+
+  @Test
+  void machinesTakenOutByHandCountAgainstTheSameLimitAsRunsAndTheSwitchesHoldThemToo() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      // Given 40 deployed machines (the limit is 10%: 4), three of them powered off by hand
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      Set<String> off = Set.of("node-001", "node-002", "node-003");
+      io.bulwark.api.machine.MachineService machines = deployed(slurm.nodes.keySet(), off);
+      e.bindMachines(machines);
+      io.bulwark.api.machine.Machine fourth =
+          machines.machines().stream()
+              .filter(m -> m.hostname().equals("node-004"))
+              .findFirst()
+              .orElseThrow();
+      // Then a fourth by hand is allowed
+      assertEquals(java.util.Optional.empty(), e.handRefusal(fourth));
+      // When a run isolates one more node
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-030", "1");
+      e.findingChanged(xid("node-030"));
+      assertEquals(RunState.RUNNING, e.runs(1).get(0).state());
+      // Then the fourth by hand is refused, naming the limit and who took the nodes out
+      String why = e.handRefusal(fourth).orElseThrow();
+      assertTrue(
+          why.startsWith(
+              "isolation limit: 4 of 4 node(s) already out of service (1 by remediation"
+                  + " runs, 3 by hand"),
+          why);
+      // And a run on another node is held by the same count
+      e.findingChanged(xid("node-031"));
+      Run held = e.runs(1).get(0);
+      assertEquals(RunState.HELD, held.state());
+      assertTrue(held.held().contains("3 of them taken out by hand"), held.held());
+      // And the kill switch refuses anything by hand, whatever the count
+      e.killSwitch(true, "operator1");
+      io.bulwark.api.machine.Machine fifth =
+          machines.machines().stream()
+              .filter(m -> m.hostname().equals("node-005"))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(e.handRefusal(fifth).orElseThrow().contains("kill switch"));
+      // The guard applies to what takes a deployed machine's work away, not to a power-on
+      MachineActionGuardrails guard = new MachineActionGuardrails(e, new Schedulers());
+      assertTrue(guard.guarded(fifth, io.bulwark.api.machine.MachineOperation.POWER_OFF));
+      assertFalse(guard.guarded(fifth, io.bulwark.api.machine.MachineOperation.POWER_ON));
+      assertEquals(
+          java.util.Optional.empty(),
+          guard.refusal(fifth, io.bulwark.api.machine.MachineOperation.POWER_ON));
+    }
+  }
+
   @Test
   void failuresInARowOpenTheBreakerAndNothingMoreRunsUntilAnAdminResetsIt() {
     try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
