@@ -72,11 +72,12 @@ public final class ActionChannel {
   private final HttpServer server;
   private final String applianceFingerprint;
   private final Map<String, Long> nonces = new LinkedHashMap<>();
+  private final NvmlExporter agent;
 
   @Activate
   public ActionChannel(
       @Reference Vertx vertx, @Reference NvmlExporter agent, ActionChannelConfig config) {
-    this(vertx, config, agent.bindAddress());
+    this(vertx, config, agent.bindAddress(), agent);
   }
 
   /**
@@ -84,7 +85,13 @@ public final class ActionChannel {
    *     has none of its own
    */
   ActionChannel(Vertx vertx, ActionChannelConfig config, String agentBindAddress) {
+    this(vertx, config, agentBindAddress, null);
+  }
+
+  private ActionChannel(
+      Vertx vertx, ActionChannelConfig config, String agentBindAddress, NvmlExporter agent) {
     this.vertx = vertx;
+    this.agent = agent;
     // the agent's own address listens already (so it is one of this node's); the channel's own
     // must be an IP address
     String bind =
@@ -181,6 +188,9 @@ public final class ActionChannel {
         bind,
         String.valueOf(server.actualPort()),
         String.join(", ", runner.capabilities()));
+    if (agent != null) {
+      agent.channelListening(server.actualPort());
+    }
   }
 
   int port() {
@@ -445,6 +455,9 @@ public final class ActionChannel {
 
   @Deactivate
   void stop() {
+    if (agent != null) {
+      agent.channelListening(0);
+    }
     try {
       server.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -16,8 +16,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -44,9 +42,11 @@ public final class NvmlExporter {
   private final NvmlSampler sampler;
   private final HttpServer server;
 
-  /** The action channel, when PID io.bulwark.agent.actions is configured and it started. */
-  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-  volatile ActionChannel channel;
+  /**
+   * The port of the action channel while it listens (PID io.bulwark.agent.actions configured), else
+   * 0: set by the channel, which takes this component's address.
+   */
+  private volatile int channelPort;
 
   private volatile String page;
   private volatile long pageMillis;
@@ -98,15 +98,20 @@ public final class NvmlExporter {
     return options.bindAddress();
   }
 
+  /** Called by the action channel once it listens, with its port, and with 0 when it stops. */
+  void channelListening(int port) {
+    channelPort = port;
+  }
+
   private String refusal() {
-    ActionChannel actions = channel;
+    int actions = channelPort;
     String here =
         "The GPU node agent "
             + options.hostname()
             + " takes no actions on its metrics port: actions are only taken over its mutually"
             + " authenticated action channel";
-    if (actions != null) {
-      return here + ", on port " + actions.port() + ", by the appliance it enrolled with.\n";
+    if (actions > 0) {
+      return here + ", on port " + actions + ", by the appliance it enrolled with.\n";
     }
     return here
         + ", which is not configured on this node, so it refuses actions. To enrol it, ask an"

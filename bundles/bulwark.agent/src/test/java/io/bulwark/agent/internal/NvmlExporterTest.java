@@ -315,5 +315,8 @@ class NvmlExporterTest {
         .contains("not configured on this node")
         .contains("enrolmentToken");
     assertThat(get("/v1/capabilities").statusCode()).isEqualTo(403);
+
+    exporter.channelListening(9401);
+    assertThat(get("/v1/capabilities").body()).contains("on port 9401, by the appliance");
   }
 }
