@@ -5,7 +5,7 @@
  * findings all read those reports.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package io.bulwark.api.system;
 
 import org.osgi.annotation.bundle.Export;

@@ -2,6 +2,7 @@ package io.bulwark.pxe.internal;
 
 import io.bulwark.api.provisioning.BootPlanner;
 import io.bulwark.api.store.RecordStore;
+import io.bulwark.api.system.SteadyClock;
 import io.bulwark.api.system.SubsystemCheck;
 import io.bulwark.api.system.SubsystemState;
 import io.bulwark.api.system.SubsystemStatus;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
     try {
       t = new TftpServer(tftpRoot, new InetSocketAddress(address, config.tftpPort()), 1_000);
       String base = "http://" + config.address() + ":" + config.httpPort();
-      BootTokens tokens = new BootTokens(Duration.ofHours(4), Clock.systemUTC());
+      BootTokens tokens = new BootTokens(Duration.ofHours(4), SteadyClock.system());
       h =
           new BootHttp(
               new InetSocketAddress(address, config.httpPort()),
@@ -77,7 +77,7 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
               () -> planner);
       leases = new LeaseBook(store, settings);
       TftpServer tf = t;
-      DhcpResponder responder = new DhcpResponder(settings, leases, tf::has, Clock.systemUTC());
+      DhcpResponder responder = new DhcpResponder(settings, leases, tf::has, SteadyClock.system());
       List<PacketSocket> sockets = new ArrayList<>();
       String ifname = config.interfaceName().strip();
       if (ifname.isEmpty()) {
@@ -232,7 +232,9 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
         "DHCP packets dropped because their client sent faster than a booting machine does.");
     s.append("bulwark_pxe_dhcp_rate_limited_total ").append(dhcp.limited.sum()).append('\n');
     family(s, "bulwark_pxe_dhcp_leases", "gauge", "Active leases of the dynamic range.");
-    s.append("bulwark_pxe_dhcp_leases ").append(leases.activeInRange(Instant.now())).append('\n');
+    s.append("bulwark_pxe_dhcp_leases ")
+        .append(leases.activeInRange(SteadyClock.system().instant()))
+        .append('\n');
     family(s, "bulwark_pxe_tftp_transfers_total", "counter", "TFTP transfers, by how they ended.");
     Map<String, LongAdder> transfers = new TreeMap<>();
     transfers.put("completed", tftp.completed);
@@ -287,14 +289,14 @@ public final class ProvisioningPlane implements MetricsSource, SubsystemCheck {
   public SubsystemStatus status() {
     long bad = dhcp.malformed.values().stream().mapToLong(LongAdder::sum).sum();
     Map<String, Double> m = new LinkedHashMap<>();
-    m.put("dhcp_leases", (double) leases.activeInRange(Instant.now()));
+    m.put("dhcp_leases", (double) leases.activeInRange(SteadyClock.system().instant()));
     m.put("dhcp_malformed", (double) bad);
     m.put("tftp_transfers", (double) tftp.sessions());
     String summary = where;
     SubsystemState state = SubsystemState.UP;
     String action = "";
     if (!settings.proxy()) {
-      int used = leases.activeInRange(Instant.now());
+      int used = leases.activeInRange(SteadyClock.system().instant());
       if (used >= settings.rangeSize()) {
         state = SubsystemState.DEGRADED;
         summary = where + "; the dynamic range is full (" + used + " leases)";

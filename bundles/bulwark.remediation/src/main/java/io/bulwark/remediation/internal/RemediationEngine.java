@@ -31,6 +31,7 @@ import io.bulwark.api.scheduler.SchedulerNode;
 import io.bulwark.api.scheduler.SchedulerState;
 import io.bulwark.api.store.RecordStore;
 import io.bulwark.api.store.WritePriority;
+import io.bulwark.api.system.SteadyClock;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -138,7 +139,7 @@ public final class RemediationEngine implements RemediationService, FindingListe
         store,
         schedulers,
         audit,
-        Clock.systemUTC(),
+        SteadyClock.system(), // durations (waits, timeouts, cooldowns) survive a clock step
         workerPool(config.workers()),
         mode(config.initialMode()),
         config.soakSeconds(),

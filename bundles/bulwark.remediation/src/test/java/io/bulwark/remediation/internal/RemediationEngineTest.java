@@ -597,6 +597,57 @@ class RemediationEngineTest {
   }
 
   @Test
+  void aDrainTimeoutIsMeasuredOnTheSteadyClockNotTheWallClockThatJumps() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      // Given an engine on the steady clock, as the appliance builds it, and a wall clock beside
+      long[] nanos = {0};
+      MutableClock wall = new MutableClock(clock.instant());
+      io.bulwark.api.system.SteadyClock steady =
+          io.bulwark.api.system.SteadyClock.of(wall.millis(), () -> nanos[0]);
+      Schedulers schedulers = new Schedulers();
+      schedulers.bind(slurm);
+      RemediationEngine e =
+          new RemediationEngine(
+              store, schedulers, audit, steady, Runnable::run, PolicyMode.DRY_RUN, 0, 100);
+      e.bindStep(new SchedulerSteps.Drain(schedulers));
+      e.bindStep(new SchedulerSteps.WaitDrained(schedulers));
+      e.bindStep(new SchedulerSteps.Resume(schedulers));
+      e.bindStep(counting("reset", true, StepOutcome.done("GPU reset")));
+      e.savePolicy(policy(PolicyMode.AUTOMATIC, LADDER), "admin");
+      slurm.job("node-021", "31");
+      e.findingChanged(xid("node-021"));
+      String id = e.runs(1).get(0).id();
+      Runnable minute =
+          () -> {
+            nanos[0] += Duration.ofMinutes(1).toNanos();
+            wall.advance(Duration.ofMinutes(1));
+            e.tick();
+          };
+      // When ten minutes pass and the wall clock steps an hour forward (NTP), then back
+      for (int i = 0; i < 10; i++) {
+        minute.run();
+      }
+      wall.advance(Duration.ofHours(1));
+      minute.run();
+      // Then the 60 min drain timeout has not passed: the run still waits for job 31
+      Run r = e.run(id).orElseThrow();
+      assertEquals(RunState.RUNNING, r.state(), r.toString());
+      assertEquals(StepStatus.WAITING, r.currentStep().status());
+      wall.advance(Duration.ofHours(-2));
+      minute.run();
+      assertEquals(StepStatus.WAITING, e.run(id).orElseThrow().currentStep().status());
+      // And after 61 steady minutes in all it times out, whatever the wall clock says
+      for (int i = 0; i < 50; i++) {
+        minute.run();
+      }
+      Run late = e.run(id).orElseThrow();
+      assertEquals(RunState.FAILED, late.state(), late.toString());
+      assertTrue(late.held().contains("after 60 min of draining"), late.held());
+      assertEquals(0, performed.get());
+    }
+  }
+
+  @Test
   void failuresInARowOpenTheBreakerAndNothingMoreRunsUntilAnAdminResetsIt() {
     try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
       RemediationEngine e = engine(store, PolicyMode.DRY_RUN);

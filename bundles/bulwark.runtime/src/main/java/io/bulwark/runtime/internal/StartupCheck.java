@@ -86,21 +86,24 @@ public final class StartupCheck implements FrameworkListener {
   }
 
   private void await() {
-    long deadline = System.currentTimeMillis() + timeoutMillis;
+    // Measured on the monotonic clock: a clock stepped at boot must not end the wait early.
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     List<String> missing = missing(required, this::up);
     List<String> activating = List.of();
     List<String> failed = List.of();
     long failingSince = 0;
+    boolean failing = false;
     int settled = 0;
-    while (System.currentTimeMillis() < deadline) {
+    while (System.nanoTime() - deadline < 0) {
       // A required service whose component failed to activate, and still has after a grace
       // period, will not come: say so now rather than at the timeout.
       failed = missing(missing, this::notFailed);
       if (failed.isEmpty()) {
-        failingSince = 0;
-      } else if (failingSince == 0) {
-        failingSince = System.currentTimeMillis();
-      } else if (System.currentTimeMillis() - failingSince >= FAILED_GRACE_MILLIS) {
+        failing = false;
+      } else if (!failing) {
+        failing = true;
+        failingSince = System.nanoTime();
+      } else if (System.nanoTime() - failingSince >= FAILED_GRACE_MILLIS * 1_000_000L) {
         break;
       }
       if (missing.isEmpty()) {
