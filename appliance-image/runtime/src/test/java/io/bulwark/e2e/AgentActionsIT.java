@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * The node agent's action channel end to end: an admin issues a one-time enrolment token; the
  * exported agent (agent.jar) enrols with it over the admin plane's TLS, pinned to the appliance's
  * certificate fingerprint, and gets a certificate of the agent authority; then an XID 79 on that
- * node becomes a run whose gpu-reset and dcgm-diag steps go through the agent over mutual TLS,
- * every request and answer signed and audited on both sides. An admin then revokes the agent's
+ * node becomes a run (no scheduler drains the node, so an operator approves it knowing that its
+ * jobs are killed) whose gpu-reset and dcgm-diag steps go through the agent over mutual TLS, every
+ * request and answer signed and audited on both sides. An admin then revokes the agent's
  * certificate (that a revoked agent is never called is shown in bulwark.agents' tests). No GPU
  * exists where this runs: the agent reads the stand-in NVML library (fake_nvml.c) and runs scripted
  * nvidia-smi and dcgmi that record their arguments and answer as the real tools do.
@@ -112,6 +113,31 @@ class AgentActionsIT {
         assertThat(Files.readString(agentDir.resolve("agent.log"))).doesNotContain(token);
 
         Runs.injectXid79(bulwark, NODE, 1);
+        // No scheduler drains the node here: the GPU reset waits for a person who confirms that
+        // the node's jobs may be killed, whatever the policy's mode.
+        JsonObject asking =
+            await(
+                bulwark,
+                "/api/v1/remediation/runs?node=" + NODE,
+                r ->
+                    r.getJsonArray("runs", new JsonArray()).stream()
+                        .map(JsonObject.class::cast)
+                        .anyMatch(x -> "awaiting-approval".equals(x.getString("state"))),
+                240);
+        JsonObject waiting = asking.getJsonArray("runs").getJsonObject(0);
+        assertThat(waiting.getBoolean("approvalKillsJobs")).as(waiting.encodePrettily()).isTrue();
+        HttpResponse<String> approved =
+            bulwark.send(
+                "POST",
+                bulwark.baseUrl()
+                    + "/api/v1/remediation/runs/"
+                    + waiting.getString("id")
+                    + "/approve",
+                new JsonObject()
+                    .put("step", waiting.getInteger("current"))
+                    .put("jobsMayBeKilled", true)
+                    .encode());
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
         JsonObject done =
             await(
                 bulwark,
@@ -122,7 +148,8 @@ class AgentActionsIT {
                         .anyMatch(
                             x ->
                                 !"running".equals(x.getString("state"))
-                                    && !"queued".equals(x.getString("state"))),
+                                    && !"queued".equals(x.getString("state"))
+                                    && !"awaiting-approval".equals(x.getString("state"))),
                 240);
         JsonObject run =
             get(

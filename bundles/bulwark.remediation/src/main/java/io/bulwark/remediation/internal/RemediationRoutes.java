@@ -196,7 +196,7 @@ public final class RemediationRoutes implements RouteContributor {
 
   private void approve(RoutingContext ctx) {
     String id = ctx.pathParam("run");
-    JsonObject body = ApiRequest.body(ctx);
+    JsonObject body = ApiRequest.onlyFields(ApiRequest.body(ctx), "step", "jobsMayBeKilled");
     Object step = body.getValue("step");
     if (!(step instanceof Number n) || n.doubleValue() != n.intValue() || n.intValue() < 0) {
       throw ApiProblem.invalidBody(

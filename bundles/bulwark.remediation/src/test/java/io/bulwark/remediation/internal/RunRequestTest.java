@@ -140,4 +140,15 @@ class RunRequestTest {
         .contains("unknown field 'resaon'")
         .contains("takes reason");
   }
+
+  @Test
+  void anApprovalWithAFieldItDoesNotTakeIsRefusedNamingTheField() throws Exception {
+    HttpResponse<String> r =
+        post("/api/v1/remediation/runs/r-1/approve", "{\"step\":2,\"jobsMayBeKiled\":true}");
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(new JsonObject(r.body()).getString("detail"))
+        .contains("unknown field 'jobsMayBeKiled'")
+        .contains("jobsMayBeKilled, step");
+  }
 }
