@@ -5,16 +5,43 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
 
-/** Checks and reads the inventory the boot environment writes (inventory.sh). */
+/**
+ * Checks and reads the inventory the boot environment writes (inventory.sh). Whoever boots on the
+ * provisioning network writes it, so it is bounded before anything of it is stored or audited: at
+ * most {@value #MAX_BYTES} bytes of JSON, texts of at most {@value #MAX_TEXT} characters without
+ * control or formatting characters, keys that are words, lists of at most {@value #MAX_ITEMS}
+ * entries ({@value #MAX_NICS} NICs, {@value #MAX_DISKS} disks, {@value #MAX_PCI} PCI devices), and
+ * no deeper than {@value #MAX_DEPTH} levels.
+ */
 final class Inventory {
+  static final int MAX_BYTES = 256 * 1024;
+  static final int MAX_TEXT = 256;
+  static final int MAX_ITEMS = 1_024;
+  static final int MAX_NICS = 128;
+  static final int MAX_DISKS = 256;
+  static final int MAX_PCI = 2_048;
+  static final int MAX_DEPTH = 3;
+
+  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Pattern UNPRINTABLE = Pattern.compile("[\\p{Cc}\\p{Cf}]");
+
   private Inventory() {}
 
   /**
-   * @throws IllegalArgumentException if a field is missing or of the wrong type, or the reporting
-   *     MAC is not among the machine's NICs
+   * @throws IllegalArgumentException if the inventory is out of bounds (the message names where,
+   *     never quotes what was sent), a field is missing or of the wrong type, or the reporting MAC
+   *     is not among the machine's NICs
    */
   static void check(JsonObject inv, String mac) {
+    int bytes = inv.encode().length();
+    if (bytes > MAX_BYTES) {
+      throw new IllegalArgumentException(
+          "the inventory is " + bytes + " bytes of JSON; at most " + MAX_BYTES + " are taken");
+    }
+    bounded(inv, "", 0);
     try {
       JsonObject cpu = inv.getJsonObject("cpu");
       if (cpu == null || cpu.getInteger("count") == null || cpu.getInteger("count") < 1) {
@@ -35,6 +62,65 @@ final class Inventory {
     } catch (ClassCastException e) {
       throw new IllegalArgumentException(
           "the inventory has a field of the wrong type: " + e.getMessage());
+    }
+  }
+
+  private static void bounded(Object value, String path, int depth) {
+    if (value instanceof JsonObject o) {
+      nested(path, depth);
+      for (Map.Entry<String, Object> e : o) {
+        if (!KEY.matcher(e.getKey()).matches()) {
+          throw new IllegalArgumentException(
+              "the inventory has a key that is not a word of at most 64 letters, digits, '_', '.'"
+                  + " or '-' in "
+                  + (path.isEmpty() ? "its top level" : path));
+        }
+        bounded(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey(), depth + 1);
+      }
+    } else if (value instanceof JsonArray a) {
+      nested(path, depth);
+      int max =
+          switch (path) {
+            case "nics" -> MAX_NICS;
+            case "disks" -> MAX_DISKS;
+            case "pci" -> MAX_PCI;
+            default -> MAX_ITEMS;
+          };
+      if (a.size() > max) {
+        throw new IllegalArgumentException(
+            "the inventory's "
+                + path
+                + " has "
+                + a.size()
+                + " entries; at most "
+                + max
+                + " are taken");
+      }
+      for (int i = 0; i < a.size(); i++) {
+        bounded(a.getValue(i), path + "[" + i + "]", depth + 1);
+      }
+    } else if (value instanceof String s) {
+      if (s.length() > MAX_TEXT) {
+        throw new IllegalArgumentException(
+            "the inventory's "
+                + path
+                + " is "
+                + s.length()
+                + " characters long; at most "
+                + MAX_TEXT
+                + " are taken");
+      }
+      if (UNPRINTABLE.matcher(s).find()) {
+        throw new IllegalArgumentException(
+            "the inventory's " + path + " holds a control or formatting character");
+      }
+    }
+  }
+
+  private static void nested(String path, int depth) {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "the inventory nests deeper than " + MAX_DEPTH + " levels at " + path);
     }
   }
 

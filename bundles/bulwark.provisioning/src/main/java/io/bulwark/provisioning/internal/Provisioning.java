@@ -9,7 +9,6 @@ import io.bulwark.api.machine.MachineOperation;
 import io.bulwark.api.machine.MachineRefusedException;
 import io.bulwark.api.machine.MachineService;
 import io.bulwark.api.machine.MachineState;
-import io.bulwark.api.machine.NewMachine;
 import io.bulwark.api.provisioning.BootPlanner;
 import io.bulwark.api.provisioning.BootPurpose;
 import io.bulwark.api.provisioning.BootReport;
@@ -21,6 +20,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -43,6 +43,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * no machine has is enlisted; Commissioning and Testing run the hardware tests; Deploying, Disk
  * erasing and Rescue mode boot the environment in those modes; every other state boots from the
  * local disk), and the boot environment's reports become machines, inventories and test results.
+ * Enlistment is bounded per client address and overall ({@link Enlistment}), since anyone on the
+ * provisioning network can boot a MAC they made up.
  */
 @Component(
     service = {BootPlanner.class, Provisioning.class},
@@ -58,6 +60,8 @@ public final class Provisioning implements BootPlanner {
   private final AuditLog audit;
 
   private final ImageStore images;
+  private final Enlistment enlistment;
+  private final BootLogs bootLogs;
   private final ScheduledExecutorService sweeper;
 
   @Activate
@@ -72,14 +76,28 @@ public final class Provisioning implements BootPlanner {
         audit,
         new ImageStore(
             Path.of(config.imageFolder()).toAbsolutePath(),
-            Arrays.stream(config.keyFolders()).map(Path::of).toList()));
+            Arrays.stream(config.keyFolders()).map(Path::of).toList()),
+        EnlistmentLimits.of(config),
+        Clock.systemUTC());
   }
 
   Provisioning(MachineService machines, RecordStore store, AuditLog audit, ImageStore images) {
+    this(machines, store, audit, images, EnlistmentLimits.DEFAULTS, Clock.systemUTC());
+  }
+
+  Provisioning(
+      MachineService machines,
+      RecordStore store,
+      AuditLog audit,
+      ImageStore images,
+      EnlistmentLimits limits,
+      Clock clock) {
     this.machines = machines;
     this.store = store;
     this.audit = audit;
     this.images = images;
+    this.enlistment = new Enlistment(machines, store, audit, limits, clock);
+    this.bootLogs = new BootLogs(store);
     sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -93,6 +111,12 @@ public final class Provisioning implements BootPlanner {
   @Deactivate
   void stop() {
     sweeper.shutdownNow();
+    enlistment.flush(true);
+  }
+
+  /** Audits the enlistment refusals counted in the minutes that have ended ({@code all}: all). */
+  void flushRefusals(boolean all) {
+    enlistment.flush(all);
   }
 
   /**
@@ -102,6 +126,7 @@ public final class Provisioning implements BootPlanner {
    * its disk.
    */
   void sweep() {
+    enlistment.flush(false);
     // One read of the power steps per sweep, not one per machine.
     Map<String, PowerStep> steps =
         store.read(
@@ -453,9 +478,12 @@ public final class Provisioning implements BootPlanner {
 
   @Override
   public String report(BootReport report) {
+    if (report.purpose() == BootPurpose.ENLIST && byMac(report.mac()).isEmpty()) {
+      return enlistment.take(report);
+    }
     String action = "provisioning.report-" + report.purpose().mode();
     String actor = "boot-environment:" + report.mac();
-    String source = report.from().replaceFirst("^/", "").replaceFirst(":[0-9]+$", "");
+    String source = Enlistment.address(report.from());
     try {
       String answer = take(report);
       String target = byMac(report.mac()).map(m -> m.id().value()).orElse(report.mac());
@@ -489,7 +517,12 @@ public final class Provisioning implements BootPlanner {
     }
     return switch (report.purpose()) {
       case RESCUE -> rescued(report);
-      case ENLIST -> enlist(report, body);
+      case ENLIST ->
+          throw new IllegalArgumentException(
+              report.mac()
+                  + " is already machine "
+                  + byMac(report.mac()).map(m -> m.id().value()).orElse("?")
+                  + ": it is not enlisted twice");
       case COMMISSION, TEST -> tested(report, body);
       case DEPLOY -> deployed(report, body);
       case ERASE -> erased(report, body);
@@ -551,36 +584,13 @@ public final class Provisioning implements BootPlanner {
     if (lines.isEmpty()) {
       return;
     }
-    Optional<Machine> m = byMac(mac);
-    String key = m.map(x -> x.id().value()).orElse(mac);
-    List<String> clean =
-        lines.stream()
-            .limit(BootLog.LINES)
-            .map(l -> l.replaceAll("[\\p{Cntrl}]", " ").strip())
-            .map(
-                l ->
-                    l.length() > BootLog.LINE_CHARACTERS
-                        ? l.substring(0, BootLog.LINE_CHARACTERS)
-                        : l)
-            .filter(l -> !l.isEmpty())
-            .toList();
-    Instant now = Instant.now();
-    store.write(
-        "keep the boot log of " + key,
-        WritePriority.ROUTINE,
-        w -> {
-          BootLog before = w.map(BootLog.MAP).get(key);
-          BootLog after =
-              (before == null ? new BootLog(key, boot, List.of(), now) : before)
-                  .with(boot, clean, now);
-          w.map(BootLog.MAP).put(key, after);
-          return null;
-        });
+    String key = byMac(mac).map(x -> x.id().value()).orElse(mac);
+    bootLogs.append(key, boot, lines, Instant.now());
   }
 
   /** Returns the last lines the machine's boot environment logged, if any. */
   Optional<BootLog> bootLog(String key) {
-    return Optional.ofNullable(store.read(r -> r.map(BootLog.MAP).get(key)));
+    return bootLogs.get(key);
   }
 
   /**
@@ -609,55 +619,6 @@ public final class Provisioning implements BootPlanner {
         MachineOperation.TEST,
         "test: " + (tests.isEmpty() ? "the commissioning tests" : String.join(", ", tests)),
         by);
-  }
-
-  private String enlist(BootReport report, JsonObject inventory) {
-    Inventory.check(inventory, report.mac());
-    Optional<Machine> known = byMac(report.mac());
-    if (known.isPresent()) {
-      throw new IllegalArgumentException(
-          report.mac()
-              + " is already machine "
-              + known.get().id().value()
-              + ": it is not enlisted twice");
-    }
-    String hex = report.mac().replace(":", "");
-    MachineId id = MachineId.of("m-" + hex);
-    List<String> macs = Inventory.macs(inventory, report.mac());
-    Machine added =
-        machines.add(
-            new NewMachine(id, "node-" + hex, macs, null, "", "", Set.of("enlisted"), null),
-            null,
-            null,
-            BY);
-    keep(added.id(), report, inventory, new JsonArray(), true);
-    store.write(
-        "keep the boot log of " + added.id().value(),
-        WritePriority.ROUTINE,
-        w -> {
-          BootLog enlisting = w.map(BootLog.MAP).get(report.mac());
-          if (enlisting != null) {
-            w.map(BootLog.MAP).remove(report.mac());
-            w.map(BootLog.MAP)
-                .put(
-                    added.id().value(),
-                    new BootLog(
-                        added.id().value(), enlisting.boot(), enlisting.lines(), enlisting.at()));
-          }
-          return null;
-        });
-    LOG.info(
-        () ->
-            "Enlisted "
-                + report.mac()
-                + " from "
-                + report.from()
-                + " as machine "
-                + added.id().value()
-                + " (New): "
-                + Inventory.summary(inventory)
-                + ". Add its BMC and commission it");
-    return "enlisted as " + added.id().value() + " (New)";
   }
 
   private String tested(BootReport report, JsonObject body) {
