@@ -22,7 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +38,10 @@ import org.xnio.Options;
  * boot root first, then the TFTP root, so that UEFI HTTP boot clients find {@code ipxe.efi}) with
  * range requests and zero-copy transfers ({@code sendfile} through {@code FileChannel.transferTo});
  * {@code /ipxe/<mac>.ipxe} serves the machine's iPXE script. GET and HEAD only; no directory
- * listings; links are not followed. Nothing here needs a login and nothing here is secret.
+ * listings; links are not followed. Nothing here needs a login and nothing here is secret. What
+ * anyone can make it keep or log is bounded: the tokens of scripts ({@link BootTokens}, {@link
+ * BootScripts}), and one warning per client address and minute for its scripts without a token and
+ * its refused reports ({@link RepeatedWarnings}).
  */
 final class BootHttp implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(BootHttp.class.getName());
@@ -49,14 +54,27 @@ final class BootHttp implements AutoCloseable {
   final LongAdder logLines = new LongAdder();
   final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
 
-  /** The last script purpose each MAC was given (what the tests and the UI show). */
-  final Map<String, BootPurpose> lastScript = new ConcurrentHashMap<>();
+  static final int MAX_LAST_SCRIPTS = 4_096;
+
+  /**
+   * The last script purpose each MAC was given (what the tests show), for the {@value
+   * #MAX_LAST_SCRIPTS} MACs that asked last.
+   */
+  final Map<String, BootPurpose> lastScript =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, BootPurpose> eldest) {
+              return size() > MAX_LAST_SCRIPTS;
+            }
+          });
 
   private final Undertow server;
   private org.xnio.XnioWorker worker;
   private final BootScripts bootScripts;
   private final BootTokens tokens;
   private final Supplier<BootPlanner> planner;
+  private final RepeatedWarnings warnings;
 
   BootHttp(
       InetSocketAddress bind,
@@ -69,6 +87,7 @@ final class BootHttp implements AutoCloseable {
     this.bootScripts = bootScripts;
     this.tokens = tokens;
     this.planner = planner;
+    this.warnings = new RepeatedWarnings(LOG, tokens.clock());
     Files.createDirectories(bootRoot);
     ResourceManager files =
         new FirstOf(
@@ -166,18 +185,32 @@ final class BootHttp implements AutoCloseable {
     }
     String hyphenated = name.substring(0, name.length() - 5);
     String mac = hyphenated.replace('-', ':');
-    BootScripts.Script script = bootScripts.script(hyphenated);
-    lastScript.put(mac, script.purpose());
+    String client = exchange.getSourceAddress().getAddress().getHostAddress();
+    BootScripts.Script script = bootScripts.script(hyphenated, client);
     scripts.increment();
-    LOG.info(
-        () ->
-            "HTTP boot: "
-                + mac
-                + " from "
-                + exchange.getSourceAddress()
-                + " fetched its iPXE script ("
-                + script.purpose().mode()
-                + ")");
+    if (script.refused() != null) {
+      warnings.warn(
+          "script " + client,
+          () ->
+              "HTTP boot: the iPXE script of "
+                  + mac
+                  + " carries no boot token: "
+                  + script.refused()
+                  + "; the machine boots again in "
+                  + BootScripts.RETRY_SECONDS
+                  + " s");
+    } else {
+      lastScript.put(mac, script.purpose());
+      LOG.info(
+          () ->
+              "HTTP boot: "
+                  + mac
+                  + " from "
+                  + exchange.getSourceAddress()
+                  + " fetched its iPXE script ("
+                  + script.purpose().mode()
+                  + ")");
+    }
     exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
     exchange.getResponseSender().send(script.text());
@@ -226,16 +259,19 @@ final class BootHttp implements AutoCloseable {
     }
     String why = tokens.redeem(token, mac, purpose);
     if (why != null) {
-      LOG.warning(
-          "Report "
-              + mode
-              + " from "
-              + exchange.getSourceAddress()
-              + " for "
-              + mac
-              + " refused: "
-              + why
-              + ". A machine that booted before the appliance restarted must boot again");
+      String client = exchange.getSourceAddress().getAddress().getHostAddress();
+      warnings.warn(
+          "report " + client,
+          () ->
+              "Report "
+                  + mode
+                  + " from "
+                  + client
+                  + " for "
+                  + mac
+                  + " refused: "
+                  + why
+                  + ". A machine that booted before the appliance restarted must boot again");
       refuse(exchange, StatusCodes.FORBIDDEN, why);
       return;
     }

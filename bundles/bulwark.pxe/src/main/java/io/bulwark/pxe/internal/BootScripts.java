@@ -13,23 +13,31 @@ import java.util.regex.Pattern;
  * says its boot is for: the boot environment in that mode, with a one-time token for its report, or
  * an exit to the local disk. Without a planner (the provisioning area is not running) every machine
  * boots from its disk. The scripts hold no secret but the token, which is good for one report of
- * that machine's boot only.
+ * that machine's boot only. Anyone on the provisioning network can ask for the script of a MAC they
+ * made up, which is an enlistment: each client address gets {@value #ENLIST_BURST} scripts with an
+ * enlistment's token, then one every {@value #ENLIST_REFILL_SECONDS} s; past that its scripts say
+ * so, carry no token, and retry after {@value #RETRY_SECONDS} s.
  */
 final class BootScripts {
   static final Pattern MAC = Pattern.compile("([0-9a-f]{2}-){5}[0-9a-f]{2}");
   static final String KERNEL = "env/vmlinuz";
   static final String INITRD = "env/initrd.img";
+  static final int ENLIST_BURST = 10;
+  static final int ENLIST_REFILL_SECONDS = 6;
+  static final int RETRY_SECONDS = 60;
 
   private final String base;
   private final Path bootRoot;
   private final Supplier<BootPlanner> planner;
   private final BootTokens tokens;
+  private final AddressBudget enlistments;
 
   BootScripts(String base, Path bootRoot, Supplier<BootPlanner> planner, BootTokens tokens) {
     this.base = base;
     this.bootRoot = bootRoot;
     this.planner = planner;
     this.tokens = tokens;
+    this.enlistments = new AddressBudget(ENLIST_BURST, ENLIST_REFILL_SECONDS, tokens.clock());
   }
 
   /** Returns the purpose of the next boot of {@code mac} (lower case, colons). */
@@ -61,18 +69,24 @@ final class BootScripts {
     return s.toString();
   }
 
-  /** A script and the purpose it was written for. */
-  record Script(BootPurpose purpose, String text) {}
+  /**
+   * A script and the purpose it was written for; {@code refused} says why it carries no token for
+   * that purpose (it retries later), or is null.
+   */
+  record Script(BootPurpose purpose, String text, String refused) {}
 
-  /** Returns the script for the machine with hardware address {@code hyphenated} (as in URLs). */
-  Script script(String hyphenated) {
+  /**
+   * Returns the script for the machine with hardware address {@code hyphenated} (as in URLs), asked
+   * for by {@code client} (its IP address).
+   */
+  Script script(String hyphenated, String client) {
     String mac = hyphenated.toLowerCase(Locale.ROOT).replace('-', ':');
     BootPurpose purpose = purpose(mac);
     StringBuilder s = new StringBuilder("#!ipxe\n");
     if (purpose == BootPurpose.LOCAL) {
       s.append("echo Bulwark: ").append(mac).append(" boots from its local disk\n");
       s.append("exit\n");
-      return new Script(purpose, s.toString());
+      return new Script(purpose, s.toString(), null);
     }
     String mode = purpose.mode();
     if (!Files.isRegularFile(bootRoot.resolve(KERNEL))
@@ -85,9 +99,24 @@ final class BootScripts {
           .append(" \"Provisioning\"\n");
       s.append("sleep 5\n");
       s.append("exit\n");
-      return new Script(BootPurpose.LOCAL, s.toString());
+      return new Script(BootPurpose.LOCAL, s.toString(), null);
+    }
+    long wait = purpose == BootPurpose.ENLIST ? enlistments.take(client) : 0;
+    if (wait > 0) {
+      return retry(
+          mac,
+          purpose,
+          client
+              + " asked for more enlistments than it may ("
+              + ENLIST_BURST
+              + ", then one every "
+              + ENLIST_REFILL_SECONDS
+              + " s)");
     }
     String token = tokens.issue(mac, purpose);
+    if (token == null) {
+      return retry(mac, purpose, BootTokens.MAX + " boots are under way");
+    }
     s.append("echo Bulwark: ").append(mac).append(" boots the boot environment to ").append(mode);
     s.append('\n');
     s.append("kernel ")
@@ -113,6 +142,26 @@ final class BootScripts {
     s.append("echo Bulwark: the boot environment did not start; retrying in 30 s\n");
     s.append("sleep 30\n");
     s.append("reboot\n");
-    return new Script(purpose, s.toString());
+    return new Script(purpose, s.toString(), null);
+  }
+
+  /** A script without a token: it says why and boots again after a pause. */
+  private static Script retry(String mac, BootPurpose purpose, String why) {
+    String text =
+        "#!ipxe\n"
+            + "echo Bulwark: "
+            + mac
+            + " is not booted to "
+            + purpose.mode()
+            + " now: "
+            + why
+            + "; retrying in "
+            + RETRY_SECONDS
+            + " s\n"
+            + "sleep "
+            + RETRY_SECONDS
+            + "\n"
+            + "reboot\n";
+    return new Script(purpose, text, why);
   }
 }
