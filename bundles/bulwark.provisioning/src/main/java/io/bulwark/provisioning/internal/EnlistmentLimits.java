@@ -4,7 +4,8 @@ package io.bulwark.provisioning.internal;
  * How much enlistment of unknown machines the appliance takes: each client address may enlist
  * {@code burst} machines, then one every {@code refillSeconds}; and while {@code maxNew} machines
  * that enlisted themselves are still New (no admin has commissioned or deleted them), no machine
- * enlists. Read once from {@link ProvisioningConfig}; used by {@link Enlistment}.
+ * enlists. Read once from {@link ProvisioningConfig}; used by {@link Enlistment}, which measures
+ * the intervals on the steady clock.
  */
 record EnlistmentLimits(int burst, int refillSeconds, int maxNew) {
   static final EnlistmentLimits DEFAULTS = new EnlistmentLimits(10, 6, 100);

@@ -14,6 +14,7 @@ import io.bulwark.api.provisioning.BootPurpose;
 import io.bulwark.api.provisioning.BootReport;
 import io.bulwark.api.store.RecordStore;
 import io.bulwark.api.store.WritePriority;
+import io.bulwark.api.system.SteadyClock;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -78,11 +79,11 @@ public final class Provisioning implements BootPlanner {
             Path.of(config.imageFolder()).toAbsolutePath(),
             Arrays.stream(config.keyFolders()).map(Path::of).toList()),
         EnlistmentLimits.of(config),
-        Clock.systemUTC());
+        SteadyClock.system());
   }
 
   Provisioning(MachineService machines, RecordStore store, AuditLog audit, ImageStore images) {
-    this(machines, store, audit, images, EnlistmentLimits.DEFAULTS, Clock.systemUTC());
+    this(machines, store, audit, images, EnlistmentLimits.DEFAULTS, SteadyClock.system());
   }
 
   Provisioning(
