@@ -21,10 +21,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decides, for every connection a listener of the shared Vert.x accepts, whether it may stay: the
- * listener's caps ({@link #guard}) and the open-file reserve ({@link OpenFiles}). Refused
- * connections are closed before their TLS handshake. Reports itself as the {@code connections}
- * subsystem: degraded for a minute after a refusal, naming the address refused most and what to do.
- * Thread-safe: {@link #admit} runs on the acceptor thread, closes on the connections' event loops.
+ * listener's caps and how it shares them between known clients, clients that completed their TLS
+ * handshake and the rest ({@link #guard}, {@link ListenerCap}), and the open-file reserve ({@link
+ * OpenFiles}). Refused connections are closed before their TLS handshake; when a share is full, the
+ * connection idle longest without a handshake is closed to make room. Reports itself as the {@code
+ * connections} subsystem: degraded for a minute after a refusal or such a close, naming the address
+ * refused most and what to do. Thread-safe: {@link #admit} runs on the acceptor thread, closes on
+ * the connections' event loops.
  */
 final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
   static final String SUBSYSTEM = "connections";
@@ -57,7 +60,8 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
     }
     java.util.Objects.requireNonNull(limits, "limits");
     ListenerCap[] made = new ListenerCap[1];
-    made[0] = new ListenerCap(port, limits, () -> caps.remove(port, made[0]));
+    made[0] =
+        new ListenerCap(port, limits, new KnownClients(clock), () -> caps.remove(port, made[0]));
     caps.put(port, made[0]);
     return made[0];
   }
@@ -78,21 +82,28 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
       refused(port, source, ListenerCap.Refusal.FILE_LIMIT);
       return false;
     }
+    AdmittedConnection admitted = null;
     if (cap != null) {
-      ListenerCap.Refusal refusal = cap.tryOpen(source);
-      if (refusal != null) {
-        refused(port, source, refusal);
+      ListenerCap.Decision decision = cap.tryOpen(source, child::close);
+      if (decision.refusal() != null) {
+        refused(port, source, decision.refusal());
         return false;
       }
+      if (decision.evicted() != null) {
+        refused(port, decision.evicted().source(), ListenerCap.Refusal.EVICTED);
+      }
+      admitted = decision.admitted();
+      child.pipeline().addFirst(new HandshakeWatch(admitted));
     }
     files.opened();
+    AdmittedConnection counted = admitted;
     child
         .closeFuture()
         .addListener(
             f -> {
               files.closed();
-              if (cap != null) {
-                cap.closed(source);
+              if (counted != null) {
+                counted.closed();
               }
             });
     return true;
@@ -110,14 +121,13 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
       lastLogMillis = now;
       LOG.log(
           Level.WARNING,
-          "Refused a connection to port "
-              + port
-              + " from "
-              + source
-              + ": "
+          (reason == ListenerCap.Refusal.EVICTED
+                  ? "Closed a connection to port " + port + " from " + source + " to make room: "
+                  : "Refused a connection to port " + port + " from " + source + ": ")
               + reasonText(reason, caps.get(port))
-              + ". Further refusals are counted in /metrics (bulwark_connections_refused_total)"
-              + " and logged again in a minute at the earliest.");
+              + ". Further refusals and closes are counted in /metrics"
+              + " (bulwark_connections_refused_total, bulwark_connections_evicted_total) and logged"
+              + " again in a minute at the earliest.");
     }
   }
 
@@ -136,9 +146,21 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
               + (cap == null ? "the most" : cap.limits().perSource())
               + " connections open (the per-address cap)";
       case OVER_CAP ->
-          "the listener already has "
-              + (cap == null ? "the most" : cap.limits().total())
-              + " connections open (its cap)";
+          cap == null
+              ? "the listener's places are taken"
+              : "the places it may take are taken: the listener's "
+                  + cap.limits().total()
+                  + " (its cap), of which clients that have not authenticated recently hold at most "
+                  + cap.othersShare()
+                  + ", "
+                  + cap.withoutHandshakeShare()
+                  + " of them before their TLS handshake";
+      case EVICTED ->
+          "the share of connections that have not completed a TLS handshake ("
+              + (cap == null ? "most" : cap.withoutHandshakeShare())
+              + " of the listener's "
+              + (cap == null ? "places" : cap.limits().total())
+              + ") is full, and the one idle longest is closed";
     };
   }
 
@@ -158,11 +180,19 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
     long perSource = 0;
     long fileLimit = refusedUncapped.get();
     int open = 0;
+    int openKnown = 0;
+    int openWithoutHandshake = 0;
+    long evicted = 0;
+    int knownAddresses = 0;
     String busiest = "";
     long busiestCount = -1;
     for (ListenerCap cap : caps.values()) {
       ConnectionCounts c = cap.counts();
       open += c.open();
+      openKnown += cap.openKnown();
+      openWithoutHandshake += cap.openWithoutHandshake();
+      evicted += cap.evicted();
+      knownAddresses += cap.knownAddresses();
       overCap += c.refusedOverCap();
       perSource += c.refusedPerSource();
       fileLimit += c.refusedFileLimit();
@@ -177,6 +207,10 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
     m.put("bulwark_process_max_files", (double) files.limit());
     m.put("bulwark_process_file_reserve", (double) files.reserve());
     m.put("bulwark_connections_open", (double) open);
+    m.put("bulwark_connections_open_known_clients", (double) openKnown);
+    m.put("bulwark_connections_open_without_handshake", (double) openWithoutHandshake);
+    m.put("bulwark_connections_known_addresses", (double) knownAddresses);
+    m.put("bulwark_connections_evicted_total", (double) evicted);
     m.put("bulwark_connections_refused_total", (double) refused);
     m.put("bulwark_connections_refused_over_cap_total", (double) overCap);
     m.put("bulwark_connections_refused_per_source_total", (double) perSource);
@@ -194,19 +228,26 @@ final class ConnectionAdmission implements InboundConnections, SubsystemCheck {
     }
     ListenerCap.Refusal reason = nearLimit ? ListenerCap.Refusal.FILE_LIMIT : lastReason;
     String summary =
-        "new connections are being refused: "
+        (reason == ListenerCap.Refusal.EVICTED
+                ? "connections are being closed to make room for new ones: "
+                : "new connections are being refused: ")
             + reasonText(reason, caps.get(lastPort))
             + (busiest.isEmpty() ? "" : "; most refusals from " + busiest)
             + " ("
             + refused
-            + " refused since start)";
+            + " refused, "
+            + evicted
+            + " closed to make room since start)";
     String action =
         reason == ListenerCap.Refusal.FILE_LIMIT
             ? "Raise the service's open-file limit (LimitNOFILE) or fileDescriptorReserve's"
                 + " headroom, and check bulwark_process_open_files for what holds them"
             : "If "
                 + (busiest.isEmpty() ? "the refused address" : busiest)
-                + " is not a known client, block it at the site firewall; if it is, raise"
+                + " is not a known client, block it at the site firewall (the console and"
+                + " addresses that authenticated in the last "
+                + KnownClients.WINDOW_MINUTES
+                + " minutes keep a share of their own); if it is, raise"
                 + " maxConnectionsPerAddress or maxConnections (PID io.bulwark.web)";
     return new SubsystemStatus(SUBSYSTEM, SubsystemState.DEGRADED, summary, action, since, m);
   }

@@ -1,12 +1,12 @@
 package io.bulwark.runtime.internal;
 
 import io.bulwark.api.system.InboundConnections;
+import io.bulwark.api.system.SteadyClock;
 import io.bulwark.api.system.SubsystemCheck;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.transport.Transport;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -46,7 +46,7 @@ public final class SharedVertx {
   public SharedVertx(BundleContext context, ConnectionsConfig config) {
     this.admission =
         new ConnectionAdmission(
-            OpenFiles.ofThisProcess(config.fileDescriptorReserve()), Clock.systemUTC());
+            OpenFiles.ofThisProcess(config.fileDescriptorReserve()), SteadyClock.system());
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     // Vert.x looks up its service providers through the context class loader: point it at the

@@ -59,9 +59,13 @@ class ConnectionAdmissionTest {
     assertThat(closedByServer(a3)).as("third connection from one address").isTrue();
     assertThat(closedByServer(a1)).isFalse();
     Socket b1 = connect("127.0.0.2", port);
+    b1.getOutputStream().write('x');
     assertThat(closedByServer(b1)).as("another address within the overall cap").isFalse();
+    await(
+        () -> ((ListenerCap) guard).openWithoutHandshake() == 0,
+        "the connection that sent a byte counts as past its handshake");
     Socket c1 = connect("127.0.0.3", port);
-    assertThat(closedByServer(c1)).as("over the overall cap").isTrue();
+    assertThat(closedByServer(c1)).as("over the overall cap, nothing to evict").isTrue();
 
     ConnectionCounts counts = guard.counts();
     assertThat(counts.open()).isEqualTo(3);
@@ -84,6 +88,55 @@ class ConnectionAdmissionTest {
     for (int i = 0; i < 4; i++) {
       assertThat(closedByServer(connect("127.0.0.4", port))).isFalse();
     }
+  }
+
+  @Test
+  void aFullShareClosesTheConnectionIdleLongestWithoutAHandshakeAndTheConsoleKeepsItsOwn()
+      throws Exception {
+    ConnectionAdmission admission = admission(new OpenFiles(-1, 0));
+    int port = listen();
+    ListenerCap cap = (ListenerCap) admission.guard(port, new ConnectionLimits(16, 16));
+    assertThat(cap.withoutHandshakeShare()).isEqualTo(12);
+
+    // given someone who logged in (on this plain port, the bytes sent are the handshake) and a
+    // flood that fills the share of connections without a handshake
+    List<Socket> flood = new ArrayList<>();
+    for (int i = 0; i < 11; i++) {
+      flood.add(connect("127.0.0.2", port));
+      int admitted = i + 1;
+      await(() -> cap.openWithoutHandshake() == admitted, "flood connection " + admitted);
+    }
+    Socket login = connect("127.0.0.3", port);
+    login.getOutputStream().write('x');
+    await(() -> cap.counts().open() == 12 && cap.openWithoutHandshake() == 11, "the login");
+    flood.add(connect("127.0.0.2", port));
+    await(() -> cap.openWithoutHandshake() == 12, "the share full");
+
+    // when two more idle connections come
+    flood.add(connect("127.0.0.4", port));
+    flood.add(connect("127.0.0.4", port));
+    await(() -> cap.evicted() == 2, "two connections closed to make room");
+
+    // then the two idle longest were closed, the login and the newer ones stay
+    assertThat(closedByServer(flood.get(0))).isTrue();
+    assertThat(closedByServer(flood.get(1))).isTrue();
+    assertThat(closedByServer(flood.get(2))).isFalse();
+    assertThat(closedByServer(login)).as("past its handshake").isFalse();
+    assertThat(closedByServer(flood.get(13))).isFalse();
+
+    // and the console takes the places kept for known clients without closing anything
+    for (int i = 0; i < 3; i++) {
+      assertThat(closedByServer(connect("127.0.0.1", port))).as("console " + i).isFalse();
+    }
+    assertThat(cap.openKnown()).isEqualTo(3);
+    assertThat(cap.evicted()).isEqualTo(2);
+    SubsystemStatus status = admission.status();
+    assertThat(status.state()).isEqualTo(SubsystemState.DEGRADED);
+    assertThat(status.summary()).contains("closed to make room").contains("127.0.0.2");
+    assertThat(status.measurements())
+        .containsEntry("bulwark_connections_evicted_total", 2.0)
+        .containsEntry("bulwark_connections_open_known_clients", 3.0)
+        .containsEntry("bulwark_connections_open_without_handshake", 12.0);
   }
 
   @Test
