@@ -16,6 +16,7 @@ import java.security.MessageDigest;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Who may call what on the admin plane. Every API request except login and the notice banner must
@@ -23,7 +24,8 @@ import java.util.Set;
  * request on a session must echo its CSRF token in {@code X-CSRF-Token}; a user who must change the
  * initial password can do only that; and each route names the roles it admits. Refusals of
  * state-changing requests are audited through {@link RefusalDigest}, one record per client and
- * minute with a count.
+ * minute with a count. The address of every request that authenticated is reported (to {@link
+ * AuthenticatedAddresses}), so that its connections keep a share of the listener under a flood.
  */
 final class AccessControl {
   static final String COOKIE = "bulwark_session";
@@ -36,10 +38,12 @@ final class AccessControl {
 
   private final Accounts accounts;
   private final RefusalDigest refusals;
+  private final Consumer<String> authenticatedFrom;
 
-  AccessControl(Accounts accounts, RefusalDigest refusals) {
+  AccessControl(Accounts accounts, RefusalDigest refusals, Consumer<String> authenticatedFrom) {
     this.accounts = accounts;
     this.refusals = refusals;
+    this.authenticatedFrom = authenticatedFrom;
   }
 
   /**
@@ -75,6 +79,7 @@ final class AccessControl {
         return;
       }
       ctx.put(PRINCIPAL, principal.get());
+      authenticatedFrom.accept(source(ctx));
       ctx.next();
       return;
     }
@@ -100,6 +105,7 @@ final class AccessControl {
     }
     ctx.put(PRINCIPAL, s.principal());
     ctx.put(SESSION, s);
+    authenticatedFrom.accept(source(ctx));
     ctx.next();
   }
 

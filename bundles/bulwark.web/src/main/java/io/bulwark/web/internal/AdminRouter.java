@@ -86,7 +86,7 @@ final class AdminRouter {
     this.contributions = contributions;
     this.events = events;
     this.deadlines = deadlines;
-    this.access = new AccessControl(core.accounts(), refusals);
+    this.access = new AccessControl(core.accounts(), refusals, core.authenticatedFrom());
     this.session = new SessionResource(core.accounts(), logins::succeeded);
     this.logins = logins;
     this.metrics = new MetricsResource(core.subsystems());

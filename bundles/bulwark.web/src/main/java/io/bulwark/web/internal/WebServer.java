@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -60,8 +61,8 @@ public final class WebServer implements Contributions.Listener {
 
   /**
    * What the plane itself needs: the accounts (authentication, sessions), the subsystems' reports
-   * (for {@code /metrics}), the notice banner, the clock, and the audit log for refused requests
-   * (which throws while it is missing).
+   * (for {@code /metrics}), the notice banner, the clock, the audit log for refused requests (which
+   * throws while it is missing), and where the addresses of authenticated requests go.
    */
   record Core(
       Accounts accounts,
@@ -69,7 +70,8 @@ public final class WebServer implements Contributions.Listener {
       String banner,
       Clock clock,
       Supplier<AuditLog> audit,
-      BooleanSupplier started) {}
+      BooleanSupplier started,
+      Consumer<String> authenticatedFrom) {}
 
   /**
    * Whether the appliance has started ({@link ApplianceStarted} is registered): until then health
@@ -89,6 +91,7 @@ public final class WebServer implements Contributions.Listener {
   private volatile Router router;
   private final HttpServer server;
   private final ListenerGuard guard;
+  private final AuthenticatedAddresses authenticated = new AuthenticatedAddresses();
   private final long refusalTimer;
   private final String url;
   private final String bindAddress;
@@ -158,7 +161,7 @@ public final class WebServer implements Contributions.Listener {
     this.routes =
         new AdminRouter(
             vertx,
-            new Core(accounts, subsystems, banner, clock, audit, () -> this.started),
+            new Core(accounts, subsystems, banner, clock, audit, () -> this.started, authenticated),
             contributions,
             events,
             deadlines,
@@ -192,6 +195,7 @@ public final class WebServer implements Contributions.Listener {
             : inbound.guard(
                 server.actualPort(),
                 new ConnectionLimits(limits.maxConnections(), limits.maxPerAddress()));
+    authenticated.guardedBy(guard);
     events.start();
     contributions.listen(this);
     // A contribution that came while the first router was being built.

@@ -3,12 +3,16 @@ package io.bulwark.web.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.bulwark.api.audit.AuditOutcome;
+import io.bulwark.api.system.ConnectionCounts;
+import io.bulwark.api.system.InboundConnections;
+import io.bulwark.api.system.ListenerGuard;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,6 +114,46 @@ class AccessControlTest {
    * included, refuses nobody (unless it is one of the two public ones) and every role it does not
    * name; a route nobody tested by hand cannot slip through.
    */
+  @Test
+  void theAddressOfEveryAuthenticatedRequestIsPassedToTheConnectionGuard() {
+    List<String> authenticated = new CopyOnWriteArrayList<>();
+    InboundConnections inbound =
+        (port, limits) ->
+            new ListenerGuard() {
+              @Override
+              public ConnectionCounts counts() {
+                return new ConnectionCounts(0, 0, 0, 0, 0, "");
+              }
+
+              @Override
+              public void authenticated(String address) {
+                authenticated.add(address);
+              }
+
+              @Override
+              public void close() {}
+            };
+    WebServer guarded =
+        new FleetFixture()
+            .start(vertx, Listener.plainHttp(new WebOptions("127.0.0.1", 0)), inbound);
+    try {
+      Route nodes = ROUTES.get(1);
+      assertThat(call(new ApiClient(guarded.port(), null), nodes, null, null).statusCode())
+          .isEqualTo(401);
+      assertThat(
+              call(new ApiClient(guarded.port(), "forged-token"), nodes, null, null).statusCode())
+          .isEqualTo(401);
+      assertThat(authenticated).as("after refused requests").isEmpty();
+
+      assertThat(
+              call(new ApiClient(guarded.port(), "auditor-token"), nodes, null, null).statusCode())
+          .isEqualTo(200);
+      assertThat(authenticated).containsExactly("127.0.0.1");
+    } finally {
+      guarded.stop();
+    }
+  }
+
   @Test
   void healthzSaysOkAndNothingElseWithoutCredentials() throws Exception {
     HttpResponse<String> r =

@@ -10,6 +10,7 @@ import io.bulwark.api.health.FindingState;
 import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.security.CryptoModuleStatus;
+import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.TargetStatus;
@@ -242,6 +243,20 @@ final class FleetFixture {
       Listener listener,
       java.time.Duration heartbeat,
       java.time.Duration capacityEvery) {
+    return start(vertx, listener, heartbeat, capacityEvery, null);
+  }
+
+  /** Starts the admin plane with its connections guarded by {@code inbound}. */
+  WebServer start(io.vertx.core.Vertx vertx, Listener listener, InboundConnections inbound) {
+    return start(vertx, listener, EventHub.HEARTBEAT, CapacityTopic.EVERY, inbound);
+  }
+
+  private WebServer start(
+      io.vertx.core.Vertx vertx,
+      Listener listener,
+      java.time.Duration heartbeat,
+      java.time.Duration capacityEvery,
+      InboundConnections inbound) {
     return new WebServer(
             vertx,
             accounts,
@@ -250,7 +265,7 @@ final class FleetFixture {
             listener,
             contributions = contributions(vertx, capacityEvery),
             heartbeat,
-            null)
+            inbound)
         .withAudit(audit);
   }
 }
