@@ -16,6 +16,7 @@ import io.bulwark.api.security.TokenRepository;
 import io.bulwark.api.security.UserAccount;
 import io.bulwark.api.security.UserRepository;
 import io.bulwark.api.store.StoreUnavailableException;
+import io.bulwark.api.system.SteadyClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -83,7 +84,7 @@ public final class LocalAccounts implements Accounts {
         secrets,
         crypto,
         AccountsOptions.from(config),
-        Clock.systemUTC(),
+        SteadyClock.system(), // idle sessions and lockouts survive a step of the wall clock
         inBackground(() -> dummyHash(hasher, crypto)));
   }
 
