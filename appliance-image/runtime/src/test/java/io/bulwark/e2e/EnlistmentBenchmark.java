@@ -2,10 +2,11 @@ package io.bulwark.e2e;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,9 +28,10 @@ import java.util.regex.Pattern;
  * with its provisioning plane on loopback, and N machines enlisting at the same moment as the boot
  * environment does it: each fetches its iPXE script over HTTP boot (which issues its one-time
  * token), then posts its enlistment report (an inventory as inventory.sh writes it) with that
- * token; the appliance adds each as a New machine (store, history, audit). Prints the wall time and
- * the percentiles of the script fetch, the report and the two together, and checks that every
- * machine is there.
+ * token, each from a loopback address of its own (127.0.11.x), as machines on a provisioning
+ * network have; the appliance adds each as a New machine (store, history, audit). Prints the wall
+ * time and the percentiles of the script fetch, the report and the two together, and checks that
+ * every machine is there.
  *
  * <p>Arguments: MACHINES (50). System property {@code bulwark.demo.jar}: the demo jar.
  */
@@ -57,48 +59,37 @@ public final class EnlistmentBenchmark {
     try (RunningAppliance bulwark = RunningAppliance.demo(work.resolve("appliance"), settings)) {
       bulwark.awaitUp(Duration.ofSeconds(90));
       bulwark.login();
-      HttpClient http =
-          HttpClient.newBuilder()
-              .version(HttpClient.Version.HTTP_1_1)
-              .connectTimeout(Duration.ofSeconds(5))
-              .build();
-      String base = "http://127.0.0.1:" + httpPort;
       ExecutorService pool = Executors.newFixedThreadPool(machines);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<long[]>> results = new ArrayList<>();
       for (int i = 0; i < machines; i++) {
         String mac = String.format(Locale.ROOT, "52:54:00:be:%02x:%02x", i >> 8, i & 0xff);
+        // Each machine from an address of its own, as on a provisioning network: the appliance
+        // lets one address enlist only a few machines a minute.
+        InetAddress from = InetAddress.getByName("127.0.11." + (i % 250 + 1));
         results.add(
             pool.submit(
                 () -> {
                   start.await();
                   long t0 = System.nanoTime();
-                  HttpResponse<String> script =
-                      http.send(
-                          HttpRequest.newBuilder(
-                                  URI.create(base + "/ipxe/" + mac.replace(':', '-') + ".ipxe"))
-                              .timeout(Duration.ofSeconds(30))
-                              .build(),
-                          HttpResponse.BodyHandlers.ofString());
+                  String[] script =
+                      exchange(
+                          from, httpPort, "GET", "/ipxe/" + mac.replace(':', '-') + ".ipxe", null);
                   long t1 = System.nanoTime();
-                  Matcher m = TOKEN.matcher(script.body());
-                  if (script.statusCode() != 200 || !m.find()) {
-                    throw new IllegalStateException(
-                        mac + ": no script with a token: " + script.body());
+                  Matcher m = TOKEN.matcher(script[1]);
+                  if (!script[0].equals("200") || !m.find()) {
+                    throw new IllegalStateException(mac + ": no script with a token: " + script[1]);
                   }
-                  HttpResponse<String> report =
-                      http.send(
-                          HttpRequest.newBuilder(
-                                  URI.create(
-                                      base + "/report/enlist?token=" + m.group(1) + "&mac=" + mac))
-                              .timeout(Duration.ofSeconds(30))
-                              .header("Content-Type", "application/json")
-                              .POST(HttpRequest.BodyPublishers.ofString(inventory(mac).encode()))
-                              .build(),
-                          HttpResponse.BodyHandlers.ofString());
+                  String[] report =
+                      exchange(
+                          from,
+                          httpPort,
+                          "POST",
+                          "/report/enlist?token=" + m.group(1) + "&mac=" + mac,
+                          inventory(mac).encode());
                   long t2 = System.nanoTime();
-                  if (report.statusCode() != 200) {
-                    throw new IllegalStateException(mac + ": report refused: " + report.body());
+                  if (!report[0].equals("200")) {
+                    throw new IllegalStateException(mac + ": report refused: " + report[1]);
                   }
                   return new long[] {(t1 - t0) / 1000, (t2 - t1) / 1000, (t2 - t0) / 1000};
                 }));
@@ -136,6 +127,58 @@ public final class EnlistmentBenchmark {
             v[machines - 1] / 1000.0);
       }
     }
+  }
+
+  /**
+   * One HTTP/1.1 exchange with the provisioning plane on 127.0.0.1:{@code port} from {@code from}
+   * (the JDK's HTTP client cannot choose its source address); returns the status code and body.
+   */
+  static String[] exchange(InetAddress from, int port, String method, String path, String body)
+      throws Exception {
+    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = new Socket()) {
+      socket.bind(new InetSocketAddress(from, 0));
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
+      socket.setSoTimeout(30_000);
+      String head =
+          method
+              + " "
+              + path
+              + " HTTP/1.1\r\nHost: 127.0.0.1:"
+              + port
+              + "\r\nConnection: close\r\n"
+              + (body == null
+                  ? ""
+                  : "Content-Type: application/json\r\nContent-Length: " + content.length + "\r\n")
+              + "\r\n";
+      OutputStream out = socket.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      out.write(content);
+      out.flush();
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int split = answer.indexOf("\r\n\r\n");
+      String status = answer.substring(answer.indexOf(' ') + 1, answer.indexOf(' ') + 4);
+      String headers = answer.substring(0, Math.max(split, 0)).toLowerCase(Locale.ROOT);
+      String rest = split < 0 ? "" : answer.substring(split + 4);
+      return new String[] {
+        status, headers.contains("transfer-encoding: chunked") ? unchunk(rest) : rest
+      };
+    }
+  }
+
+  private static String unchunk(String chunked) {
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    while (at < chunked.length()) {
+      int eol = chunked.indexOf("\r\n", at);
+      int size = Integer.parseInt(chunked.substring(at, eol).split(";")[0].strip(), 16);
+      if (size == 0) {
+        break;
+      }
+      out.append(chunked, eol + 2, eol + 2 + size);
+      at = eol + 2 + size + 2;
+    }
+    return out.toString();
   }
 
   /** An inventory as the boot environment's inventory.sh writes it for a 2-CPU VM. */
