@@ -6,6 +6,7 @@ import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.system.SteadyClock;
 import io.bulwark.lib.pki.Certificates;
 import io.bulwark.web.api.ApiProblem;
 import io.bulwark.web.api.ApiRequest;
@@ -43,7 +44,7 @@ public final class AgentRoutes implements RouteContributor {
 
   @Activate
   public AgentRoutes(@Reference AgentService agents, @Reference AuditLog audit) {
-    this(agents, audit, Clock.systemUTC());
+    this(agents, audit, SteadyClock.system()); // the enrolment budget measures durations
   }
 
   AgentRoutes(AgentService agents, AuditLog audit, Clock clock) {

@@ -8,6 +8,7 @@ import io.bulwark.api.system.ApplianceStarted;
 import io.bulwark.api.system.ConnectionLimits;
 import io.bulwark.api.system.InboundConnections;
 import io.bulwark.api.system.ListenerGuard;
+import io.bulwark.api.system.SteadyClock;
 import io.bulwark.lib.vertx.HttpListen;
 import io.bulwark.web.api.EventTopic;
 import io.vertx.core.Vertx;
@@ -156,8 +157,9 @@ public final class WebServer implements Contributions.Listener {
     Clock clock = Clock.systemUTC();
     this.events = new EventHub(vertx, heartbeat, EventHub.MAX_PENDING_FRAMES);
     this.deadlines = new RequestDeadlines(vertx, listener.limits());
-    this.refusals = new RefusalDigest(audit, clock);
-    this.logins = new LoginGate(vertx, clock);
+    // Rate limits and the refusals' minutes are durations: on the steady clock.
+    this.refusals = new RefusalDigest(audit, SteadyClock.system());
+    this.logins = new LoginGate(vertx, SteadyClock.system());
     this.routes =
         new AdminRouter(
             vertx,
