@@ -207,8 +207,9 @@ class RemediationIT {
         Files.write(
             dir.resolve("remediation.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-        // Another deployed machine's page shows the guardrail before anyone clicks; an admin's
-        // buttons for what takes it out of service are overrides.
+        // Another deployed machine's page shows the guardrail before anyone clicks (the machine
+        // powered off by hand counts too); an admin's buttons for what takes it out of service are
+        // overrides.
         String other =
             get(bulwark, "/api/v1/machines?state=deployed&power=on")
                 .getJsonArray("machines")
@@ -221,7 +222,9 @@ class RemediationIT {
         browser.get(bulwark.baseUrl() + "/#/machine/" + other);
         wait.until(d -> !d.findElements(By.id("machine-guardrail-refusal")).isEmpty());
         assertThat(browser.findElement(By.id("machine-guardrail-refusal")).getText())
-            .contains("Guardrail: isolation limit: 1 of 1");
+            .contains(
+                "Guardrail: isolation limit: 2 of 1 node(s) already out of service (1 by remediation"
+                    + " runs, 1 by hand");
         assertThat(
                 browser
                     .findElement(By.cssSelector("#machine-actions button[data-op='power-off']"))
