@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * A flood of connections that never start TLS, from many addresses, cannot keep the administrators
  * out of the admin plane. Twenty addresses (127.0.0.2 to 127.0.0.21) each hold 64 plain TCP
  * connections, under the per-address cap but 1,280 together, more than the listener's 1,024, and
- * reopen the ones the appliance closes (up to four per address every 50 ms), for 20 s. Meanwhile
+ * reopen the ones the appliance closes (up to four per address every 50 ms), for 12 s. Meanwhile
  * two administrators send a request with their API token on a new connection every 100 ms, one at
  * the console (127.0.0.1) and one at an address that authenticated before the flood (127.0.0.30),
  * and people at addresses never seen before log in every two seconds. At least 99% of the
@@ -50,7 +50,7 @@ class ConnectionFloodIT {
   private static final int PER_FLOODER = 64;
   private static final int REOPEN_PER_ROUND = 4;
   private static final long ROUND_MILLIS = 50;
-  private static final long FLOOD_SECONDS = 20;
+  private static final long FLOOD_SECONDS = 12;
   private static final long CALM_SECONDS = 2;
   private static final long PROBE_PAUSE_MILLIS = 100;
   private static final long LOGIN_PAUSE_MILLIS = 2000;
@@ -111,7 +111,7 @@ class ConnectionFloodIT {
                     .put("password", RunningAppliance.ADMIN_PASSWORD)
                     .encode());
         logins.add(login, 201);
-        if (newcomer == 5) {
+        if (newcomer == 3) {
           Answer metrics = console.send("GET", "/metrics", null);
           metricsUnderFlood = metrics.status() == 200 ? metrics.body() : "";
         }
@@ -148,7 +148,7 @@ class ConnectionFloodIT {
           .as("connections the flood held at once (the listener's handshake-less share or more)")
           .isGreaterThanOrEqualTo(700);
       for (Probes admin : List.of(consoleProbes, remoteProbes)) {
-        assertThat(admin.attempts()).as("requests from %s", admin.from).isGreaterThan(50);
+        assertThat(admin.attempts()).as("requests from %s", admin.from).isGreaterThan(30);
         assertThat(admin.answeredWithin(ANSWERED_WITHIN_SECONDS))
             .as(
                 "share of the requests from %s answered within 2 s: %s",
