@@ -26,82 +26,126 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A flood of wrong passwords from 64 addresses at once cannot slow the appliance or keep its
- * administrator out: each address gets a small budget of attempts (then 429), the hashing runs on
- * workers of its own (the health page keeps answering at once), and the administrator, who logged
- * in from this address before, logs in on a lane of their own throughout.
+ * administrator out: each address gets a small budget of attempts (then 429), the hashing runs on a
+ * small pool of its own (the health page keeps answering at once), and the pool serves clients that
+ * have not failed first, so that the administrator at the console, who has not failed, logs in
+ * within a second every time while the flood waits behind them (or is answered 503).
  */
 class LoginFloodIT {
   private static final int FLOODERS = 64;
+  private static final int ADMIN_LOGINS = 20;
+
+  /**
+   * Between two of the administrator's logins: 20 logins fit the console's own login budget (a
+   * burst of 10, then one every 3 s) with a login to spare.
+   */
+  private static final long ADMIN_LOGIN_EVERY_MILLIS = 1800;
 
   @Test
-  void theAdministratorLogsInAndTheHealthPageAnswersThroughoutALoginFlood() throws Exception {
+  void theAdministratorLogsInWithinASecondAndTheHealthPageAnswersThroughoutALoginFlood()
+      throws Exception {
     Path work = RunningAppliance.workDir("login-flood");
     try (RunningAppliance bulwark = RunningAppliance.demo(work, Map.of())) {
       bulwark.awaitUp(Duration.ofSeconds(60));
       SSLContext tls = PinnedCertificate.context(bulwark.log);
+
+      // Given 64 other loopback addresses posting wrong passwords for admin as fast as answered,
+      // each long enough to be hashed (the FIPS module refuses to hash fewer than 14 bytes)
       AtomicBoolean flooding = new AtomicBoolean(true);
       Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
+      List<Flooder> flooders = new ArrayList<>();
       ExecutorService flood = Executors.newFixedThreadPool(FLOODERS);
+      long floodStart = System.nanoTime();
       for (int i = 0; i < FLOODERS; i++) {
-        String from = "127.0.1." + (10 + i);
+        Flooder flooder = new Flooder(tls, "127.0.0." + (2 + i), bulwark.httpsPort);
+        flooders.add(flooder);
         flood.submit(
             () -> {
-              Flooder flooder = new Flooder(tls, from, bulwark.httpsPort);
               int n = 0;
               while (flooding.get()) {
-                String json = "{\"user\":\"admin\",\"password\":\"guess-" + n++ + "\"}";
+                String json = "{\"user\":\"admin\",\"password\":\"Wrong-Password-" + n++ + "\"}";
                 int status = flooder.login(json);
-                statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
+                if (flooding.get()) {
+                  statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
+                }
               }
               return null;
             });
       }
       Thread.sleep(2000);
 
+      // When the administrator reads the health page every 200 ms and logs in 20 times from the
+      // console (127.0.0.1), an address that has not failed
       List<Double> health = new ArrayList<>();
       List<Double> logins = new ArrayList<>();
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-      while (System.nanoTime() < end) {
+      long measureStart = System.nanoTime();
+      while (logins.size() < ADMIN_LOGINS) {
         long start = System.nanoTime();
         assertThat(bulwark.get("/api/v1/health").statusCode()).isEqualTo(200);
-        health.add((System.nanoTime() - start) / 1e9);
+        health.add(seconds(start));
         if (health.get(health.size() - 1) > 0.3) {
           System.out.printf(
               "slow health call %d: %.3f s%n", health.size(), health.get(health.size() - 1));
         }
-        if (health.size() % 10 == 0) {
+        long due =
+            measureStart + TimeUnit.MILLISECONDS.toNanos(ADMIN_LOGIN_EVERY_MILLIS) * logins.size();
+        if (System.nanoTime() >= due) {
           long loginStart = System.nanoTime();
           bulwark.login();
-          logins.add((System.nanoTime() - loginStart) / 1e9);
+          logins.add(seconds(loginStart));
         }
         Thread.sleep(200);
       }
+      double floodSeconds = seconds(floodStart);
       flooding.set(false);
+      flooders.forEach(Flooder::close);
       flood.shutdown();
-      assertThat(flood.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(flood.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 
-      double slowestHealth = health.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-      double medianHealth = health.stream().sorted().toList().get(health.size() / 2);
-      double slowestLogin = logins.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+      // Then
+      long answers = statuses.values().stream().mapToLong(LongAdder::sum).sum();
+      long checked = statuses.getOrDefault(401, new LongAdder()).sum();
+      double medianHealth = percentile(health, 50);
+      double slowestHealth = percentile(health, 100);
+      double loginP50 = percentile(logins, 50);
+      double loginP99 = percentile(logins, 99);
       System.out.printf(
-          "login flood from %d addresses: answers %s; administrator: %d health calls, median %.3f"
-              + " s, slowest %.3f s; %d logins, slowest %.3f s%n",
+          "login flood from %d addresses for %.1f s: %d answers (%.1f/s), %d password checks"
+              + " (%.1f/s), answers %s; administrator: %d health calls, median %.3f s, slowest"
+              + " %.3f s; %d logins, p50 %.3f s, p99 %.3f s, all %s%n",
           FLOODERS,
+          floodSeconds,
+          answers,
+          answers / floodSeconds,
+          checked,
+          checked / floodSeconds,
           statuses,
           health.size(),
           medianHealth,
           slowestHealth,
           logins.size(),
-          slowestLogin);
+          loginP50,
+          loginP99,
+          logins.stream().map(s -> String.format("%.2f", s)).toList());
       assertThat(statuses.keySet()).as("answers to the flood").containsAnyOf(429, 503);
       assertThat(statuses.keySet()).as("no answer is an error").allMatch(s -> s < 500 || s == 503);
       assertThat(medianHealth).as("median health answer (s)").isLessThan(0.1);
       assertThat(slowestHealth)
           .as("slowest health answer, the flood's first 64 TLS handshakes included (s)")
           .isLessThan(2.0);
-      assertThat(logins).hasSizeGreaterThanOrEqualTo(3);
-      assertThat(slowestLogin).as("slowest administrator login (s)").isLessThan(3.0);
+      assertThat(loginP99).as("p99 of the administrator's logins (s)").isLessThanOrEqualTo(1.0);
     }
+  }
+
+  private static double seconds(long sinceNanos) {
+    return (System.nanoTime() - sinceNanos) / 1e9;
+  }
+
+  /** The nearest-rank percentile {@code p} of {@code values}. */
+  private static double percentile(List<Double> values, int p) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int rank = (int) Math.ceil(p / 100.0 * sorted.size());
+    return sorted.get(Math.max(0, rank - 1));
   }
 
   /**
@@ -113,7 +157,7 @@ class LoginFloodIT {
     private final SSLContext tls;
     private final String from;
     private final int port;
-    private SSLSocket socket;
+    private volatile SSLSocket socket;
 
     Flooder(SSLContext tls, String from, int port) {
       this.tls = tls;
@@ -160,14 +204,19 @@ class LoginFloodIT {
         }
         return Integer.parseInt(head.substring(9, 12));
       } catch (IOException | RuntimeException e) {
-        try {
-          if (socket != null) {
-            socket.close();
-          }
-        } catch (IOException ignored) {
-          // gone already
-        }
+        close();
         return -1;
+      }
+    }
+
+    /** Closes the connection: a login waiting on it ends at once. */
+    void close() {
+      try {
+        if (socket != null) {
+          socket.close();
+        }
+      } catch (IOException ignored) {
+        // gone already
       }
     }
   }

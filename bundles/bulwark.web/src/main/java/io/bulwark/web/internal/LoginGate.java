@@ -1,6 +1,8 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.internal.LoginQueue.Standing;
+import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -9,26 +11,28 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Keeps a flood of logins from slowing the appliance or locking its administrators out: each client
  * address has a budget of attempts (a burst of {@value #BURST}, then one every {@value
  * #REFILL_SECONDS} s), and an attempt over it is refused (429, with Retry-After, answered after a
- * second's pause) before any password is hashed; the password hashing runs on workers of its own,
- * never on those that answer the rest of the API; and addresses that logged in successfully before
- * have a lane of their own, so that an administrator's login does not queue behind a flood from
- * elsewhere. The other lane takes at most {@value #OTHERS_PER_SECOND} attempts a second from all
- * new addresses together and refuses attempts beyond that, or beyond {@value #MAX_WAITING} waiting
- * (503), so that a flood from many addresses costs a fraction of one core. An attempt answered 503
- * (the appliance still starting, a service it needs being updated) does not count against the
+ * second's pause) before any password is hashed; the password hashing runs on a few workers of its
+ * own, never on those that answer the rest of the API, in a {@link LoginQueue} that serves the
+ * clients that have not failed first: the console and addresses that logged in before, then
+ * addresses with no wrong password in the last {@value #FAILURE_MEMORY_MINUTES} minutes, then the
+ * addresses with one. Clients that have not logged in before get at most a quarter of the cores
+ * (half of one on two), and the failing ones together at most {@value #FAILING_PER_SECOND} attempts
+ * a second and {@value #MAX_WAITING} waiting: beyond that they are refused (503, with Retry-After).
+ * So a flood from many addresses never holds up a client that has not failed. An attempt answered
+ * 503 (the appliance still starting, a service it needs being updated) does not count against the
  * client's budget. Thread-safe; {@link #admit} runs on the event loop.
  */
 final class LoginGate implements AutoCloseable {
   static final int BURST = 10;
   static final int REFILL_SECONDS = 3;
   static final int MAX_WAITING = 32;
-  static final int OTHERS_PER_SECOND = 8;
+  static final int FAILING_PER_SECOND = 8;
+  static final int FAILURE_MEMORY_MINUTES = 15;
   static final long REFUSAL_PAUSE_MILLIS = 1000;
   private static final ApiProblem BUSY =
       ApiProblem.busy("the login service is busy; try again in a few seconds");
@@ -37,39 +41,43 @@ final class LoginGate implements AutoCloseable {
 
   private final Vertx vertx;
   private final Clock clock;
-  private final WorkerExecutor known;
-  private final WorkerExecutor others;
-  private final AtomicInteger waiting = new AtomicInteger();
-  private final Bucket othersBudget;
-  private final Map<String, Bucket> buckets =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
-          return size() > MAX_ADDRESSES;
-        }
-      };
-  private final Map<String, Boolean> knownAddresses =
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-          return size() > MAX_KNOWN;
-        }
-      };
+  private final WorkerExecutor workers;
+  private final LoginQueue queue;
+  private final Bucket failingBudget;
+  private final Map<String, Bucket> buckets = lru(MAX_ADDRESSES);
+  private final Map<String, Boolean> knownAddresses = lru(MAX_KNOWN);
+  private final Map<String, Long> lastFailure = lru(MAX_ADDRESSES);
 
   LoginGate(Vertx vertx, Clock clock) {
+    this(vertx, clock, places(Runtime.getRuntime().availableProcessors()));
+  }
+
+  LoginGate(Vertx vertx, Clock clock, int places) {
     this.vertx = vertx;
     this.clock = clock;
-    this.othersBudget = new Bucket(2 * OTHERS_PER_SECOND, clock.millis());
-    this.known = vertx.createSharedWorkerExecutor("bulwark-login-known", 1, 30, TimeUnit.SECONDS);
-    int cores = Runtime.getRuntime().availableProcessors();
-    this.others =
-        vertx.createSharedWorkerExecutor(
-            "bulwark-login", Math.max(1, cores / 2), 30, TimeUnit.SECONDS);
+    this.failingBudget = new Bucket(2 * FAILING_PER_SECOND, clock.millis());
+    this.queue =
+        new LoginQueue(
+            places,
+            MAX_WAITING,
+            (nanos, then) ->
+                vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)), id -> then.run()),
+            System::nanoTime);
+    this.workers = vertx.createSharedWorkerExecutor("bulwark-login", places, 30, TimeUnit.SECONDS);
   }
 
   /**
-   * Returns a route handler that runs {@code login} (which hashes a password) on the login workers
-   * if the client's address is within its budget, and refuses it otherwise.
+   * Returns how many password checks run at once on {@code cores} cores: half of them for clients
+   * that have not logged in before (which rest between checks), and one more kept for those that
+   * have (2 on two cores).
+   */
+  static int places(int cores) {
+    return cores < 2 ? 1 : cores / 2 + 1;
+  }
+
+  /**
+   * Returns a route handler that queues {@code login} (which hashes a password) for the login
+   * workers if the client's address is within its budget, and refuses it otherwise.
    */
   Handler<RoutingContext> admit(Handler<RoutingContext> login) {
     return ctx -> {
@@ -82,43 +90,61 @@ final class LoginGate implements AutoCloseable {
                 "too many login attempts from " + source + "; try again in " + wait + " s", wait));
         return;
       }
-      // An attempt the appliance could not serve (503: still starting, a service it needs is
-      // being updated, the login lane is full) is not the client's: it gets its attempt back.
-      ctx.addHeadersEndHandler(
-          v -> {
-            if (ctx.response().getStatusCode() == 503) {
-              giveBack(source);
-            }
-          });
-      boolean knownSource = isKnown(source);
-      if (!knownSource) {
-        if (!takeOthers()) {
-          refuse(ctx, BUSY);
-          return;
-        }
-        if (waiting.incrementAndGet() > MAX_WAITING) {
-          waiting.decrementAndGet();
-          refuse(ctx, BUSY);
-          return;
-        }
+      ctx.addHeadersEndHandler(v -> answered(source, ctx.response().getStatusCode()));
+      Standing standing = standing(source);
+      if (standing == Standing.FAILING && !takeFailing()) {
+        refuse(ctx, BUSY);
+        return;
       }
-      (knownSource ? known : others)
-          .executeBlocking(
-              () -> {
-                try {
-                  login.handle(ctx);
-                } catch (RuntimeException e) {
-                  ctx.fail(e);
-                } finally {
-                  if (!knownSource) {
-                    waiting.decrementAndGet();
-                  }
-                }
-                return null;
-              },
-              false)
-          .onFailure(ctx::fail);
+      Context context = vertx.getOrCreateContext();
+      boolean queued =
+          queue.submit(standing, done -> context.runOnContext(v -> check(ctx, login, done)));
+      if (!queued) {
+        refuse(ctx, BUSY);
+      }
     };
+  }
+
+  /**
+   * Runs {@code login} on a login worker, unless its client went away while it waited; on the event
+   * loop of its request.
+   */
+  private void check(RoutingContext ctx, Handler<RoutingContext> login, Runnable done) {
+    if (ctx.response().closed()) {
+      done.run();
+      return;
+    }
+    workers
+        .executeBlocking(
+            () -> {
+              try {
+                login.handle(ctx);
+              } catch (RuntimeException e) {
+                ctx.fail(e);
+              } finally {
+                done.run();
+              }
+              return null;
+            },
+            false)
+        .onFailure(
+            e -> {
+              done.run();
+              ctx.fail(e);
+            });
+  }
+
+  /**
+   * Hears the status of an attempt: a wrong password marks the address as failing; an attempt the
+   * appliance could not serve (503: still starting, a service it needs is being updated, the login
+   * queue is full) is not the client's, and it gets its attempt back.
+   */
+  private void answered(String source, int status) {
+    if (status == 401) {
+      failed(source);
+    } else if (status == 503) {
+      giveBack(source);
+    }
   }
 
   /**
@@ -129,14 +155,33 @@ final class LoginGate implements AutoCloseable {
     vertx.setTimer(REFUSAL_PAUSE_MILLIS, id -> ctx.fail(problem));
   }
 
-  /** Remembers that {@code source} logged in: its later logins take the known lane. */
+  /**
+   * Remembers that {@code source} logged in: its later logins are served first, and its wrong
+   * passwords before are forgotten.
+   */
   synchronized void succeeded(String source) {
     knownAddresses.put(source, Boolean.TRUE);
+    lastFailure.remove(source);
+  }
+
+  /** Remembers that {@code source} gave a wrong password (or another refused login) now. */
+  synchronized void failed(String source) {
+    lastFailure.put(source, clock.millis());
+  }
+
+  /** Returns where {@code source} stands in the login queue. */
+  synchronized Standing standing(String source) {
+    Long failedAt = lastFailure.get(source);
+    if (failedAt != null
+        && clock.millis() - failedAt < TimeUnit.MINUTES.toMillis(FAILURE_MEMORY_MINUTES)) {
+      return Standing.FAILING;
+    }
+    return isKnown(source) ? Standing.KNOWN : Standing.CLEAN;
   }
 
   /**
    * Returns true for an address that logged in before, and for the appliance's own console
-   * (loopback), which always has the known lane.
+   * (loopback).
    */
   synchronized boolean isKnown(String source) {
     return knownAddresses.containsKey(source) || isLoopback(source);
@@ -163,15 +208,24 @@ final class LoginGate implements AutoCloseable {
     }
   }
 
-  /** Takes an attempt from the budget of every address not known yet. */
-  private synchronized boolean takeOthers() {
-    return othersBudget.take(clock.millis(), 2 * OTHERS_PER_SECOND, 1000L / OTHERS_PER_SECOND) == 0;
+  /** Takes an attempt from the budget of every failing address together. */
+  private synchronized boolean takeFailing() {
+    return failingBudget.take(clock.millis(), 2 * FAILING_PER_SECOND, 1000L / FAILING_PER_SECOND)
+        == 0;
   }
 
   @Override
   public void close() {
-    known.close();
-    others.close();
+    workers.close();
+  }
+
+  private static <V> Map<String, V> lru(int max) {
+    return new LinkedHashMap<>(256, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > max;
+      }
+    };
   }
 
   /** A token bucket: {@code tokens} left, refilled one per interval since {@code at}. */

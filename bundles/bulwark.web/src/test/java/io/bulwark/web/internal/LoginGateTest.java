@@ -2,9 +2,12 @@ package io.bulwark.web.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.web.internal.LoginQueue.Standing;
 import io.vertx.core.Vertx;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A login the appliance could not serve (503, e.g. while the store is not running yet) is not held
  * against the client: the client still has its whole budget of attempts when the appliance can
- * answer, and is not refused with 429 for the retries it made meanwhile.
+ * answer, and is not refused with 429 for the retries it made meanwhile. An address that gave a
+ * wrong password waits behind clients that have not failed until it logs in or its failure is old.
  */
 class LoginGateTest {
   private final FleetFixture fixture = new FleetFixture();
@@ -55,6 +59,37 @@ class LoginGateTest {
             "attempts answered before the first 429 (one refills every %d s)",
             LoginGate.REFILL_SECONDS)
         .isBetween(LoginGate.BURST, LoginGate.BURST + 2);
+  }
+
+  @Test
+  void aWrongPasswordPutsTheAddressBehindCleanClientsUntilItLogsInOrTheFailureIsOld() {
+    RefusalDigestTest.MutableClock clock =
+        new RefusalDigestTest.MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+    try (LoginGate gate = new LoginGate(vertx, clock, 2)) {
+      assertThat(gate.standing("10.1.1.1")).as("a new address").isEqualTo(Standing.CLEAN);
+      assertThat(gate.standing("127.0.0.1")).as("the console").isEqualTo(Standing.KNOWN);
+      assertThat(gate.standing("127.0.0.2")).as("another loopback").isEqualTo(Standing.CLEAN);
+
+      gate.failed("10.1.1.1");
+      gate.failed("127.0.0.1");
+      assertThat(gate.standing("10.1.1.1")).isEqualTo(Standing.FAILING);
+      assertThat(gate.standing("127.0.0.1")).isEqualTo(Standing.FAILING);
+      assertThat(gate.standing("10.1.1.2")).as("its neighbour").isEqualTo(Standing.CLEAN);
+
+      gate.succeeded("127.0.0.1");
+      assertThat(gate.standing("127.0.0.1")).isEqualTo(Standing.KNOWN);
+      clock.advance(Duration.ofMinutes(LoginGate.FAILURE_MEMORY_MINUTES).minusSeconds(1));
+      assertThat(gate.standing("10.1.1.1")).isEqualTo(Standing.FAILING);
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(gate.standing("10.1.1.1")).as("after 15 minutes").isEqualTo(Standing.CLEAN);
+    }
+  }
+
+  @Test
+  void thePlacesLeaveHalfTheCoresToTheRestOfTheAppliance() {
+    assertThat(LoginGate.places(1)).isEqualTo(1);
+    assertThat(LoginGate.places(2)).isEqualTo(2);
+    assertThat(LoginGate.places(16)).isEqualTo(9);
   }
 
   private HttpResponse<String> login(String password) {
