@@ -1,6 +1,7 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.web.api.ApiProblem;
+import io.bulwark.web.api.ApiRequest;
 import io.bulwark.web.internal.LoginQueue.Standing;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
@@ -18,14 +19,15 @@ import java.util.concurrent.TimeUnit;
  * #REFILL_SECONDS} s), and an attempt over it is refused (429, with Retry-After, answered after a
  * second's pause) before any password is hashed; the password hashing runs on a few workers of its
  * own, never on those that answer the rest of the API, in a {@link LoginQueue} that serves the
- * clients that have not failed first: the console and addresses that logged in before, then
- * addresses with no wrong password in the last {@value #FAILURE_MEMORY_MINUTES} minutes, then the
- * addresses with one. Clients that have not logged in before get at most a quarter of the cores
- * (half of one on two), and the failing ones together at most {@value #FAILING_PER_SECOND} attempts
- * a second and {@value #MAX_WAITING} waiting: beyond that they are refused (503, with Retry-After).
- * So a flood from many addresses never holds up a client that has not failed. An attempt answered
- * 503 (the appliance still starting, a service it needs being updated) does not count against the
- * client's budget. Thread-safe; {@link #admit} runs on the event loop.
+ * clients that have not failed first: the console and addresses that logged in before, then new
+ * addresses naming a user with no refused login in the last {@value #FAILURE_MEMORY_MINUTES}
+ * minutes, then the addresses (or, from new addresses, the user names) with one; a login that
+ * failed while it waited queues again behind the clean ones. Failing clients get at most half of
+ * the cores, at most {@value #FAILING_PER_SECOND} attempts a second and {@value #MAX_WAITING}
+ * waiting together: beyond that they are refused (503, with Retry-After). So a flood from many
+ * addresses never holds up a client that has not failed. An attempt answered 503 (the appliance
+ * still starting, a service it needs being updated) does not count against the client's budget.
+ * Thread-safe; {@link #admit} runs on the event loop.
  */
 final class LoginGate implements AutoCloseable {
   static final int BURST = 10;
@@ -47,6 +49,7 @@ final class LoginGate implements AutoCloseable {
   private final Map<String, Bucket> buckets = lru(MAX_ADDRESSES);
   private final Map<String, Boolean> knownAddresses = lru(MAX_KNOWN);
   private final Map<String, Long> lastFailure = lru(MAX_ADDRESSES);
+  private final Map<String, Long> lastUserFailure = lru(MAX_ADDRESSES);
 
   LoginGate(Vertx vertx, Clock clock) {
     this(vertx, clock, places(Runtime.getRuntime().availableProcessors()));
@@ -56,20 +59,13 @@ final class LoginGate implements AutoCloseable {
     this.vertx = vertx;
     this.clock = clock;
     this.failingBudget = new Bucket(2 * FAILING_PER_SECOND, clock.millis());
-    this.queue =
-        new LoginQueue(
-            places,
-            MAX_WAITING,
-            (nanos, then) ->
-                vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)), id -> then.run()),
-            System::nanoTime);
+    this.queue = new LoginQueue(places, MAX_WAITING);
     this.workers = vertx.createSharedWorkerExecutor("bulwark-login", places, 30, TimeUnit.SECONDS);
   }
 
   /**
-   * Returns how many password checks run at once on {@code cores} cores: half of them for clients
-   * that have not logged in before (which rest between checks), and one more kept for those that
-   * have (2 on two cores).
+   * Returns how many password checks run at once on {@code cores} cores: half of them for failing
+   * clients, and one more kept for those that have not failed (2 on two cores).
    */
   static int places(int cores) {
     return cores < 2 ? 1 : cores / 2 + 1;
@@ -90,28 +86,52 @@ final class LoginGate implements AutoCloseable {
                 "too many login attempts from " + source + "; try again in " + wait + " s", wait));
         return;
       }
-      ctx.addHeadersEndHandler(v -> answered(source, ctx.response().getStatusCode()));
-      Standing standing = standing(source);
+      String user = userOf(ctx);
+      ctx.addHeadersEndHandler(v -> answered(source, user, ctx.response().getStatusCode()));
+      Standing standing = standing(source, user);
       if (standing == Standing.FAILING && !takeFailing()) {
         refuse(ctx, BUSY);
         return;
       }
-      Context context = vertx.getOrCreateContext();
-      boolean queued =
-          queue.submit(standing, done -> context.runOnContext(v -> check(ctx, login, done)));
-      if (!queued) {
-        refuse(ctx, BUSY);
-      }
+      queue(ctx, login, standing, source, user);
     };
   }
 
+  private void queue(
+      RoutingContext ctx,
+      Handler<RoutingContext> login,
+      Standing standing,
+      String source,
+      String user) {
+    Context context = vertx.getOrCreateContext();
+    boolean queued =
+        queue.submit(
+            standing,
+            done -> context.runOnContext(v -> check(ctx, login, done, standing, source, user)));
+    if (!queued) {
+      refuse(ctx, BUSY);
+    }
+  }
+
   /**
-   * Runs {@code login} on a login worker, unless its client went away while it waited; on the event
-   * loop of its request.
+   * Runs {@code login} on a login worker, unless its client went away while it waited, or failed
+   * meanwhile (its address, or its user name from an address that is not known): then it queues
+   * again behind the clients that have not failed. On the event loop of its request.
    */
-  private void check(RoutingContext ctx, Handler<RoutingContext> login, Runnable done) {
+  private void check(
+      RoutingContext ctx,
+      Handler<RoutingContext> login,
+      Runnable done,
+      Standing standing,
+      String source,
+      String user) {
     if (ctx.response().closed()) {
       done.run();
+      return;
+    }
+    if (standing != Standing.FAILING && standing(source, user) == Standing.FAILING) {
+      done.run();
+      queue(ctx, login, Standing.FAILING, source, user);
       return;
     }
     workers
@@ -135,13 +155,13 @@ final class LoginGate implements AutoCloseable {
   }
 
   /**
-   * Hears the status of an attempt: a wrong password marks the address as failing; an attempt the
-   * appliance could not serve (503: still starting, a service it needs is being updated, the login
-   * queue is full) is not the client's, and it gets its attempt back.
+   * Hears the status of an attempt: a refused login marks the address and the user name as failing;
+   * an attempt the appliance could not serve (503: still starting, a service it needs is being
+   * updated, the login queue is full) is not the client's, and it gets its attempt back.
    */
-  private void answered(String source, int status) {
+  private void answered(String source, String user, int status) {
     if (status == 401) {
-      failed(source);
+      failed(source, user);
     } else if (status == 503) {
       giveBack(source);
     }
@@ -164,19 +184,46 @@ final class LoginGate implements AutoCloseable {
     lastFailure.remove(source);
   }
 
-  /** Remembers that {@code source} gave a wrong password (or another refused login) now. */
-  synchronized void failed(String source) {
+  /**
+   * Remembers that {@code source} gave a wrong password (or another refused login) for {@code user}
+   * (empty if none was named) now.
+   */
+  synchronized void failed(String source, String user) {
     lastFailure.put(source, clock.millis());
+    if (!user.isEmpty()) {
+      lastUserFailure.put(user, clock.millis());
+    }
   }
 
-  /** Returns where {@code source} stands in the login queue. */
-  synchronized Standing standing(String source) {
-    Long failedAt = lastFailure.get(source);
-    if (failedAt != null
-        && clock.millis() - failedAt < TimeUnit.MINUTES.toMillis(FAILURE_MEMORY_MINUTES)) {
+  /**
+   * Returns where a login from {@code source} for {@code user} (empty if none was named) stands in
+   * the login queue: behind the others if the address failed recently; first if it is known; behind
+   * the clean ones if the user name failed recently. A failed user name does not demote a known
+   * address, so that whoever guesses at the administrator's name cannot push the administrator at
+   * the console behind the flood.
+   */
+  synchronized Standing standing(String source, String user) {
+    if (recent(lastFailure.get(source))) {
       return Standing.FAILING;
     }
-    return isKnown(source) ? Standing.KNOWN : Standing.CLEAN;
+    if (isKnown(source)) {
+      return Standing.KNOWN;
+    }
+    return recent(lastUserFailure.get(user)) ? Standing.FAILING : Standing.CLEAN;
+  }
+
+  private boolean recent(Long failedAt) {
+    return failedAt != null
+        && clock.millis() - failedAt < TimeUnit.MINUTES.toMillis(FAILURE_MEMORY_MINUTES);
+  }
+
+  /** Returns the user name a login names, or an empty string (the login refuses the body). */
+  private static String userOf(RoutingContext ctx) {
+    try {
+      return ApiRequest.text(ApiRequest.body(ctx), "user", "");
+    } catch (ApiProblem e) {
+      return "";
+    }
   }
 
   /**

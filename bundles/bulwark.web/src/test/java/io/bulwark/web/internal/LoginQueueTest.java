@@ -13,23 +13,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The login queue serves clients that have not failed first: a clean client's check starts before
- * every failing one that waited longer, a known client (the console) finds a place while a flood
- * holds the others and the flood pauses while its check runs, failing checks waiting are bounded
- * while clean and known ones are never refused, a place rests as long as a check of a client that
- * has not logged in before took (so that a flood gets at most half of its places' time) though not
- * for a known client, and however many threads submit and end checks, no more than the places run
- * at once.
+ * every failing one that waited longer, clients that have not failed find a place while a flood
+ * holds the other and the flood pauses while their checks run, failing checks waiting are bounded
+ * while clean and known ones are never refused, and however many threads submit and end checks, no
+ * more than the places run at once.
  */
 class LoginQueueTest {
   private final List<String> started = new ArrayList<>();
   private final List<Runnable> running = new ArrayList<>();
-  private final List<Runnable> rests = new ArrayList<>();
-  private final List<Long> restNanos = new ArrayList<>();
-  private long now;
 
   @Test
   void aCleanClientsCheckStartsBeforeTheFailingOnesThatWaitedLonger() {
-    LoginQueue queue = restless(1, 32);
+    LoginQueue queue = new LoginQueue(1, 32);
     submit(queue, Standing.FAILING, "failing-1");
     submit(queue, Standing.FAILING, "failing-2");
     submit(queue, Standing.FAILING, "failing-3");
@@ -44,22 +39,22 @@ class LoginQueueTest {
   }
 
   @Test
-  void aKnownClientFindsAPlaceWhileAFloodHoldsTheOthersAndTheFloodPausesMeanwhile() {
-    LoginQueue queue = restless(2, 32);
+  void clientsThatHaveNotFailedFindAPlaceWhileTheFloodHoldsTheOtherAndTheFloodPausesMeanwhile() {
+    LoginQueue queue = new LoginQueue(2, 32);
     for (int i = 0; i < 10; i++) {
       submit(queue, Standing.FAILING, "failing-" + i);
     }
-    submit(queue, Standing.CLEAN, "new");
     assertThat(started).as("the flood takes one place of two").containsExactly("failing-0");
 
+    submit(queue, Standing.CLEAN, "new");
+    assertThat(started).as("a new address starts at once").endsWith("new");
     submit(queue, Standing.KNOWN, "console");
-    assertThat(started).as("the console starts at once").containsExactly("failing-0", "console");
-    assertThat(queue.running()).isEqualTo(2);
+    assertThat(started).as("both places taken").hasSize(2);
 
     endOldest();
-    assertThat(started).as("while the console's check runs").hasSize(2);
+    assertThat(started).as("the console before the flood").endsWith("console");
     endOldest();
-    assertThat(started).endsWith("new");
+    assertThat(started).as("while the console's check runs").hasSize(3);
     endOldest();
     assertThat(started).endsWith("failing-1");
     assertThat(queue.waiting(Standing.FAILING)).isEqualTo(8);
@@ -67,7 +62,7 @@ class LoginQueueTest {
 
   @Test
   void aFailingClientsCheckWaitsWhileABetterOneRunsThoughAPlaceIsFree() {
-    LoginQueue queue = restless(3, 32);
+    LoginQueue queue = new LoginQueue(3, 32);
     submit(queue, Standing.CLEAN, "new");
     submit(queue, Standing.FAILING, "failing");
     assertThat(started).containsExactly("new");
@@ -79,7 +74,7 @@ class LoginQueueTest {
 
   @Test
   void knownClientsComeBeforeCleanOnesWithOnePlace() {
-    LoginQueue queue = restless(1, 32);
+    LoginQueue queue = new LoginQueue(1, 32);
     submit(queue, Standing.FAILING, "failing");
     submit(queue, Standing.CLEAN, "new");
     submit(queue, Standing.KNOWN, "console");
@@ -89,7 +84,7 @@ class LoginQueueTest {
 
   @Test
   void failingChecksWaitingAreBoundedWhileOthersAreNeverRefused() {
-    LoginQueue queue = restless(1, 2);
+    LoginQueue queue = new LoginQueue(1, 2);
     assertThat(submit(queue, Standing.FAILING, "running")).isTrue();
     assertThat(submit(queue, Standing.FAILING, "waiting-1")).isTrue();
     assertThat(submit(queue, Standing.FAILING, "waiting-2")).isTrue();
@@ -104,35 +99,8 @@ class LoginQueueTest {
   }
 
   @Test
-  void aPlaceRestsAsLongAsTheFloodsCheckTookButNotForTheConsole() {
-    LoginQueue queue = new LoginQueue(2, 32, (nanos, then) -> rests(nanos, then), () -> now);
-    submit(queue, Standing.FAILING, "failing-1");
-    submit(queue, Standing.FAILING, "failing-2");
-    now += TimeUnit.MILLISECONDS.toNanos(300);
-    endOldest();
-    assertThat(started).as("while the place rests").containsExactly("failing-1");
-    assertThat(restNanos).containsExactly(TimeUnit.MILLISECONDS.toNanos(300));
-    assertThat(queue.resting()).isEqualTo(1);
-
-    submit(queue, Standing.KNOWN, "console");
-    assertThat(started).as("the console does not wait").endsWith("console");
-    endOldest();
-    assertThat(rests).as("a known client's check is followed by no rest").hasSize(1);
-
-    rests.remove(0).run();
-    assertThat(started).endsWith("failing-2");
-    assertThat(queue.resting()).isZero();
-
-    now += TimeUnit.SECONDS.toNanos(30);
-    endOldest();
-    assertThat(restNanos)
-        .as("a check that took long (the store slow)")
-        .endsWith(TimeUnit.MILLISECONDS.toNanos(LoginQueue.MAX_REST_MILLIS));
-  }
-
-  @Test
   void aCheckThatEndsTwiceGivesBackOnePlace() {
-    LoginQueue queue = restless(1, 32);
+    LoginQueue queue = new LoginQueue(1, 32);
     submit(queue, Standing.CLEAN, "first");
     submit(queue, Standing.CLEAN, "second");
     submit(queue, Standing.CLEAN, "third");
@@ -145,7 +113,7 @@ class LoginQueueTest {
 
   @Test
   void aCheckThatFailsToStartGivesItsPlaceBack() {
-    LoginQueue queue = restless(1, 32);
+    LoginQueue queue = new LoginQueue(1, 32);
     queue.submit(
         Standing.CLEAN,
         done -> {
@@ -157,13 +125,13 @@ class LoginQueueTest {
 
   @Test
   void noMoreThanThePlacesRunAtOnceWhateverTheThreads() throws Exception {
-    LoginQueue queue = restless(2, 8);
+    LoginQueue queue = new LoginQueue(2, 8);
     ExecutorService workers = Executors.newFixedThreadPool(4);
     ExecutorService clients = Executors.newFixedThreadPool(8);
     AtomicInteger now = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
-    AtomicInteger othersNow = new AtomicInteger();
-    AtomicInteger mostOthers = new AtomicInteger();
+    AtomicInteger failingNow = new AtomicInteger();
+    AtomicInteger mostFailing = new AtomicInteger();
     AtomicInteger accepted = new AtomicInteger();
     AtomicInteger ran = new AtomicInteger();
     Standing[] standings = Standing.values();
@@ -173,7 +141,7 @@ class LoginQueueTest {
           () -> {
             for (int i = 0; i < 500; i++) {
               Standing s = standings[(client + i) % standings.length];
-              boolean other = s != Standing.KNOWN;
+              boolean failing = s == Standing.FAILING;
               boolean queued =
                   queue.submit(
                       s,
@@ -181,10 +149,10 @@ class LoginQueueTest {
                           workers.execute(
                               () -> {
                                 most.accumulateAndGet(now.incrementAndGet(), Math::max);
-                                if (other) {
-                                  mostOthers.accumulateAndGet(
-                                      othersNow.incrementAndGet(), Math::max);
-                                  othersNow.decrementAndGet();
+                                if (failing) {
+                                  mostFailing.accumulateAndGet(
+                                      failingNow.incrementAndGet(), Math::max);
+                                  failingNow.decrementAndGet();
                                 }
                                 now.decrementAndGet();
                                 ran.incrementAndGet();
@@ -206,21 +174,11 @@ class LoginQueueTest {
 
     assertThat(ran.get()).as("checks run").isEqualTo(accepted.get());
     assertThat(most.get()).as("most checks at once").isBetween(1, 2);
-    assertThat(mostOthers.get()).as("most checks of unknown clients at once").isEqualTo(1);
+    assertThat(mostFailing.get()).as("most checks of failing clients at once").isEqualTo(1);
     assertThat(queue.running()).isZero();
     for (Standing s : standings) {
       assertThat(queue.waiting(s)).as("waiting, %s", s).isZero();
     }
-  }
-
-  /** A queue whose places never rest. */
-  private static LoginQueue restless(int places, int maxFailingWaiting) {
-    return new LoginQueue(places, maxFailingWaiting, (nanos, then) -> then.run(), System::nanoTime);
-  }
-
-  private void rests(long nanos, Runnable then) {
-    restNanos.add(nanos);
-    rests.add(then);
   }
 
   private boolean submit(LoginQueue queue, Standing standing, String name) {
