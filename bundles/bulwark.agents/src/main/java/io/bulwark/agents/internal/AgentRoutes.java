@@ -6,6 +6,7 @@ import io.bulwark.api.audit.AuditLog;
 import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
+import io.bulwark.api.system.AddressBudget;
 import io.bulwark.api.system.SteadyClock;
 import io.bulwark.lib.pki.Certificates;
 import io.bulwark.web.api.ApiProblem;
@@ -32,7 +33,8 @@ import org.osgi.service.component.annotations.Reference;
  * one-time enrolment tokens and revocation (admins), and the enrolment itself, which a node agent
  * calls with its token instead of a session. Every change is audited, and so are refusals: those of
  * the admins' routes here, those of the anonymous enrolment by the admin plane, counted per client
- * and minute; each address may try to enrol a few times a minute ({@link EnrolmentBudget}).
+ * and minute; each address may try to enrol a few times a minute (a burst of {@value #ENROL_BURST},
+ * then one every {@value #ENROL_REFILL_SECONDS} s).
  */
 @Component(service = RouteContributor.class)
 public final class AgentRoutes implements RouteContributor {
@@ -40,7 +42,14 @@ public final class AgentRoutes implements RouteContributor {
 
   private final AgentService agents;
   private final AuditLog audit;
-  private final EnrolmentBudget budget;
+
+  /** Enrolment attempts per address at once; an agent enrols once, so this is never in its way. */
+  static final int ENROL_BURST = 10;
+
+  /** Seconds until an address that used its burst may try to enrol again. */
+  static final int ENROL_REFILL_SECONDS = 6;
+
+  private final AddressBudget budget;
 
   @Activate
   public AgentRoutes(@Reference AgentService agents, @Reference AuditLog audit) {
@@ -50,7 +59,7 @@ public final class AgentRoutes implements RouteContributor {
   AgentRoutes(AgentService agents, AuditLog audit, Clock clock) {
     this.agents = agents;
     this.audit = audit;
-    this.budget = new EnrolmentBudget(clock);
+    this.budget = new AddressBudget(ENROL_BURST, ENROL_REFILL_SECONDS, clock);
   }
 
   @Override

@@ -138,17 +138,18 @@ class EnrolmentFloodTest {
 
     long bytes = audit.records.stream().mapToLong(r -> r.event().toString().length()).sum();
     assertEquals(0, audit.records.size(), "audit records (" + bytes + " bytes) for refusals");
-    assertEquals(Map.of(403, EnrolmentBudget.BURST, 429, 200 - EnrolmentBudget.BURST), statuses);
+    assertEquals(
+        Map.of(403, AgentRoutes.ENROL_BURST, 429, 200 - AgentRoutes.ENROL_BURST), statuses);
     assertEquals(429, last.statusCode());
     long retryAfter = Long.parseLong(last.headers().firstValue("Retry-After").orElseThrow());
-    assertTrue(retryAfter >= 1 && retryAfter <= EnrolmentBudget.REFILL_SECONDS, "" + retryAfter);
+    assertTrue(retryAfter >= 1 && retryAfter <= AgentRoutes.ENROL_REFILL_SECONDS, "" + retryAfter);
   }
 
   @Test
   void anEnrolmentWithAGoodTokenIsRecordedWithItsEndpointAfterTheBudgetRefills() throws Exception {
     String token = agents.issueToken("gpu-a07", Duration.ofMinutes(10), "admin");
     String csr = Certificates.request(EcKeys.generate(random), "gpu-a07", random);
-    for (int i = 0; i < EnrolmentBudget.BURST; i++) {
+    for (int i = 0; i < AgentRoutes.ENROL_BURST; i++) {
       assertEquals(403, enrol("bwe_guess-" + i, csr, "10.0.0.7:9401").statusCode());
     }
     assertEquals(429, enrol(token, csr, "10.0.0.7:9401").statusCode());

@@ -11,6 +11,7 @@ import io.bulwark.api.machine.NewMachine;
 import io.bulwark.api.provisioning.BootReport;
 import io.bulwark.api.store.RecordStore;
 import io.bulwark.api.store.WritePriority;
+import io.bulwark.api.system.AddressBudget;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -2,6 +2,7 @@ package io.bulwark.pxe.internal;
 
 import io.bulwark.api.provisioning.BootPlanner;
 import io.bulwark.api.provisioning.BootPurpose;
+import io.bulwark.api.system.AddressBudget;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
