@@ -28,11 +28,15 @@ import org.osgi.framework.VersionRange;
  * The release engineer's tool, run on the signing workstation (not on the appliance):
  *
  * <pre>
- * keygen NAME DIR [--keystore]   a key pair of each kind: DIR/NAME.ecdsa.pem and DIR/NAME.lms.pem
+ * keygen NAME DIR [--keystore] [--height=H]
+ *                                 a key pair of each kind: DIR/NAME.ecdsa.pem and DIR/NAME.lms.pem
  *                                 (public: into keys/), DIR/NAME.ecdsa.key and DIR/NAME.lms.key
  *                                 (private, 0600: never leave the workstation), or with
  *                                 --keystore both private keys in the password-protected BCFKS
- *                                 keystore DIR/NAME.bcfks (0600) instead
+ *                                 keystore DIR/NAME.bcfks (0600) instead; --height sets the LMS
+ *                                 tree's height (5, 10, 15, 20 or 25: the key signs 2^H packages;
+ *                                 15 by default; each signature recomputes the tree, so a key that
+ *                                 signs few packages, a test's, is quicker with a lower one)
  * pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]... [--restart] FILE=PATH...
  *                                 a package of the files (bundles/NAME.jar, images/..., os/...),
  *                                 signed with NAME's two keys, with the R5 index.xml of its
@@ -42,9 +46,9 @@ import org.osgi.framework.VersionRange;
  *                                 folder that is removed again
  * </pre>
  *
- * An LMS key can make a bounded number of signatures (2^15 here), each with a one-time key of its
- * own: the next index is written to {@code NAME.lms.state} (synced) before a signature is made, so
- * an index is never used twice. Keep one copy of the key and its state, never a restored backup.
+ * An LMS key can make a bounded number of signatures (2^15 by default), each with a one-time key of
+ * its own: the next index is written to {@code NAME.lms.state} (synced) before a signature is made,
+ * so an index is never used twice. Keep one copy of the key and its state, never a restored backup.
  *
  * <p>The keystore's password is read from the terminal, or from {@code BULWARK_SIGNING_PASSWORD}
  * where the tool runs without one (a signing script); pack uses the keystore when DIR holds one.
@@ -59,13 +63,7 @@ public final class UpdateTool {
       return;
     }
     switch (args[0]) {
-      case "keygen" -> {
-        if (args.length > 3 && args[3].equals("--keystore")) {
-          keygen(args[1], Path.of(args[2]), LMSigParameters.lms_sha256_n32_h15, password(args[1]));
-        } else {
-          keygen(args[1], Path.of(args[2]));
-        }
-      }
+      case "keygen" -> keygen(args);
       case "pack" -> pack(args);
       case "verify" -> verify(Path.of(args[1]), Path.of(args[2]));
       default -> usage();
@@ -74,10 +72,46 @@ public final class UpdateTool {
 
   private static void usage() {
     System.err.println(
-        "usage: keygen NAME DIR [--keystore] | pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]..."
+        "usage: keygen NAME DIR [--keystore] [--height=H] | pack OUT VERSION RANGE NOTES KEYDIR NAME [--revoke=KEYID]..."
             + " [--restart] FILE=PATH... | verify"
             + " PACKAGE KEYDIR");
     System.exit(2);
+  }
+
+  /** {@code keygen NAME DIR [--keystore] [--height=H]}. */
+  private static void keygen(String[] args) throws Exception {
+    if (args.length < 3) {
+      usage();
+      return;
+    }
+    boolean keystore = false;
+    LMSigParameters height = LMSigParameters.lms_sha256_n32_h15;
+    for (int i = 3; i < args.length; i++) {
+      if (args[i].equals("--keystore")) {
+        keystore = true;
+      } else if (args[i].startsWith("--height=")) {
+        height = height(args[i].substring("--height=".length()));
+      } else {
+        throw new IllegalArgumentException(
+            "keygen: unknown option " + args[i] + " (expected --keystore or --height=H)");
+      }
+    }
+    keygen(args[1], Path.of(args[2]), height, keystore ? password(args[1]) : null);
+  }
+
+  /** The LMS parameter set of tree height {@code h}: 5, 10, 15, 20 or 25. */
+  static LMSigParameters height(String h) {
+    return switch (h) {
+      case "5" -> LMSigParameters.lms_sha256_n32_h5;
+      case "10" -> LMSigParameters.lms_sha256_n32_h10;
+      case "15" -> LMSigParameters.lms_sha256_n32_h15;
+      case "20" -> LMSigParameters.lms_sha256_n32_h20;
+      case "25" -> LMSigParameters.lms_sha256_n32_h25;
+      default ->
+          throw new IllegalArgumentException(
+              "keygen: --height must be 5, 10, 15, 20 or 25 (the key signs 2^H packages), got "
+                  + h);
+    };
   }
 
   static void keygen(String name, Path dir) throws Exception {

@@ -21,6 +21,34 @@ class UpdateToolTest {
   @TempDir Path dir;
 
   @Test
+  void keygenOnTheCommandLineTakesTheLmsTreesHeightAndRefusesOneLmsHasNot() throws Exception {
+    TestPackages.providers();
+    Path keys = dir.resolve("cli");
+    UpdateTool.main(new String[] {"keygen", "test-key", keys.toString(), "--height=5"});
+    // The public key is an HSS key (RFC 8554 5.3, 6.1): L, then the LMS type, 5 for
+    // LMS_SHA256_M32_H5 (7 for the default H15).
+    byte[] spki =
+        io.bulwark.lib.pki.Pem.decode(
+                "PUBLIC KEY", Files.readString(keys.resolve("test-key.lms.pem")))
+            .get(0);
+    byte[] hss =
+        org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(spki)
+            .getPublicKeyData()
+            .getOctets();
+    byte[] key = org.bouncycastle.asn1.ASN1OctetString.getInstance(hss).getOctets();
+    assertThat(java.nio.ByteBuffer.wrap(key, 4, 4).getInt()).as("LMS type").isEqualTo(5);
+    assertThat(Files.readString(keys.resolve("test-key.lms.state")).strip()).isEqualTo("0");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                UpdateTool.main(
+                    new String[] {"keygen", "other", dir.resolve("x").toString(), "--height=12"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--height must be 5, 10, 15, 20 or 25");
+    assertThat(dir.resolve("x")).doesNotExist();
+  }
+
+  @Test
   void keysMadeByTheToolSignPackagesTheApplianceVerifiesAndTheLmsIndexMovesOn() throws Exception {
     TestPackages.providers();
     Path keys = dir.resolve("signing");
