@@ -47,7 +47,8 @@ class RemediationIT {
     env.put("BULWARK_SIM_NODES", "16");
     env.put("BULWARK_SIM_SCENARIO", "none");
     env.put("BULWARK_REMEDIATION_MODE", "automatic");
-    env.put("BULWARK_REMEDIATION_SOAK_SECONDS", "25");
+    // A soak long enough to be killed in, short enough not to be waited out three times over.
+    env.put("BULWARK_REMEDIATION_SOAK_SECONDS", "12");
     String runId;
     int simPort;
     try (RunningAppliance bulwark = RunningAppliance.demo(work, env)) {
