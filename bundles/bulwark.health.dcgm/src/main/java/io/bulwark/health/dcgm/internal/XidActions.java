@@ -1,8 +1,8 @@
 package io.bulwark.health.dcgm.internal;
 
 /**
- * The recommended action for an XID on one GPU, in an operator's words, following the resolution
- * NVIDIA's XID catalog gives it, with the commands to confirm and to recover. Used by the XID
+ * The recommended action for an XID on one GPU, in an operator's words, following the bucket
+ * NVIDIA's XID catalogue gives it, with the commands to confirm and to recover. Used by the XID
  * detector.
  */
 final class XidActions {
@@ -56,39 +56,7 @@ final class XidActions {
                     + "; "
                     + repeats;
           };
-      case SERVICE ->
-          "GPU "
-              + i
-              + " keeps serving: collect nvidia-bug-report.sh on "
-              + node
-              + ", open a support case for XID "
-              + code
-              + " and plan the GPU's service at the next drain";
-      case RESET_AT_DRAIN ->
-          "GPU "
-              + i
-              + " keeps serving: at the next drain of "
-              + node
-              + " reset it (nvidia-smi -r -i "
-              + i
-              + ") and "
-              + diag
-              + "; if XID "
-              + code
-              + " keeps coming back, plan its replacement";
-      case RESTART_APP ->
-          "Restart the job that ran on GPU "
-              + i
-              + " of "
-              + node
-              + "; if XID "
-              + code
-              + " recurs on this GPU with other jobs, drain "
-              + node
-              + ", reset GPU "
-              + i
-              + " and "
-              + diag;
+      case SERVICE -> service(node, i, code);
       case APPLICATION ->
           "No action on the GPU: XID "
               + code
@@ -97,6 +65,7 @@ final class XidActions {
               + " of "
               + node
               + "; tell its owner to check the job's log";
+      case IGNORED -> "No action: NVIDIA's XID catalogue lists XID " + code + " as one to ignore";
       case UNKNOWN ->
           "Look up XID "
               + code
@@ -105,6 +74,55 @@ final class XidActions {
               + " (dmesg | grep -i xid); if it repeats, drain "
               + node
               + " and run dcgmi diag -r 3";
+    };
+  }
+
+  /** A GPU that keeps serving but needs a person, as the code's bucket says. */
+  private static String service(String node, int i, int code) {
+    XidBucket bucket =
+        XidCatalog.entry(code)
+            .map(XidCatalog.Entry::bucket)
+            .orElse(XidBucket.UNEXPECTED_ERR_REPORT_ISSUE);
+    String serving = "GPU " + i + " keeps serving: ";
+    return switch (bucket) {
+      case UPDATE_SWFW ->
+          serving
+              + "update the NVIDIA driver and the GPU's firmware on "
+              + node
+              + " at its next drain (nvidia-smi -q -i "
+              + i
+              + " shows the versions); if XID "
+              + code
+              + " repeats after the update, collect nvidia-bug-report.sh and open a support case";
+      case CHECK_MECHANICALS ->
+          serving
+              + "check the power, cooling and seating of GPU "
+              + i
+              + " of "
+              + node
+              + " (nvidia-smi -q -d POWER,TEMPERATURE -i "
+              + i
+              + ") and its BMC's event log; reseat it at the next drain if XID "
+              + code
+              + " repeats";
+      case CHECK_UVM ->
+          serving
+              + "check the unified memory driver on "
+              + node
+              + " (lsmod | grep nvidia_uvm, dmesg | grep -i uvm) and the job that used it";
+      case FOLLOW_OTHER_XID ->
+          serving
+              + "read the recovery action the driver asks for (nvidia-smi -q -i "
+              + i
+              + ", 'GPU Recovery Action') and follow the XID it accompanies on "
+              + node;
+      default ->
+          serving
+              + "collect nvidia-bug-report.sh on "
+              + node
+              + ", open a support case with NVIDIA for XID "
+              + code
+              + " and plan the GPU's service at the next drain";
     };
   }
 }

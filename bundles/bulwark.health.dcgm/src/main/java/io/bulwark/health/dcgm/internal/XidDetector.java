@@ -21,12 +21,13 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * Reports XID errors: {@code DCGM_FI_DEV_XID_ERRORS} holds the last XID code of a GPU (0 for none),
  * and any non-zero code seen within the hold time raises a condition whose severity and action
- * follow NVIDIA's XID catalog for Ampere and Hopper ({@link XidCatalog}): codes that need a GPU
- * reset or a node reboot are critical (the GPU does not serve until then); codes after which the
- * GPU still serves (restart the application, reset at the next drain, service) and codes Bulwark
- * does not know are warnings. Application XIDs (13, 31, 43, 45 by default) blame the job, not the
- * GPU: they raise nothing unless configured to be recorded, then as information. When several codes
- * were seen, the most disruptive (then the latest) is reported and all are listed.
+ * follow the bucket of NVIDIA's XID catalogue ({@link XidCatalog}, {@link XidBucket}): a restart, a
+ * GPU reset or a reset workflow is critical (the GPU does not serve until then); a code after which
+ * the GPU still serves but needs a person (report it to NVIDIA, update, check) and a code not in
+ * the catalogue are warnings; the application's codes (NVIDIA's RESTART_APP, and 13, 31, 43, 45 by
+ * default) blame the job, not the GPU: they raise nothing unless configured to be recorded, then as
+ * information; codes NVIDIA says to ignore raise nothing. One scrape showing a code is enough. When
+ * several codes were seen, the most disruptive (then the latest) is reported and all are listed.
  */
 @Component(
     service = Detector.class,
@@ -74,7 +75,8 @@ public final class XidDetector implements Detector {
         }
         codes.add(code);
         XidResolution resolution = options.resolve(code);
-        if (resolution == XidResolution.APPLICATION && !options.recordApplicationXids()) {
+        if (resolution == XidResolution.IGNORED
+            || (resolution == XidResolution.APPLICATION && !options.recordApplicationXids())) {
           continue;
         }
         Seen seen = new Seen(code, resolution, window.timestamp(i));
@@ -113,6 +115,13 @@ public final class XidDetector implements Detector {
             .put("resolution", worst.resolution.name())
             .threshold("any non-zero XID code (application XIDs only when recorded)")
             .window(options.holdSeconds());
+    XidCatalog.entry(worst.code)
+        .ifPresent(
+            e ->
+                evidence
+                    .put("nvidiaAction", e.bucket().name())
+                    .put("nvidiaActionWords", e.bucket().words())
+                    .put("nvidiaFatal", String.valueOf(e.fatal())));
     if (!gpu.uuid().isEmpty()) {
       evidence.put("uuid", gpu.uuid());
     }

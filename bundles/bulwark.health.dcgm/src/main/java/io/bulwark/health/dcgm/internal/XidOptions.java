@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
  * The validated, immutable form of {@link XidDetectorConfig}. Used by the XID detector.
  *
  * @param holdSeconds how long a seen XID holds
- * @param hardwareXids codes treated as needing a GPU reset, on top of the catalog
+ * @param hardwareXids codes treated as needing a GPU reset, whatever the catalogue's bucket
  * @param applicationXids codes that point at the application; a code in both sets is a hardware
  *     code
  * @param recordApplicationXids whether application XIDs become informational conditions
@@ -55,8 +55,7 @@ record XidOptions(
     if (applicationXids.contains(code)) {
       return XidResolution.APPLICATION;
     }
-    XidResolution r = XidCatalog.resolution(code);
-    return r == XidResolution.APPLICATION ? XidResolution.RESTART_APP : r;
+    return XidCatalog.resolution(code);
   }
 
   private static Set<Integer> boxed(int[] codes) {

@@ -59,33 +59,98 @@ class XidDetectorTest {
             });
   }
 
+  /** The conditions the detector raises for GPU 0 of a one-node fleet showing {@code code}. */
+  private static List<Condition> verdict(XidDetector detector, int code) {
+    SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
+    f.with(
+        (n, g, metric, s, sound) ->
+            g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
+    f.run(2);
+    return detector.evaluate(f.context());
+  }
+
   @Test
-  void every_xid_that_needs_a_reset_or_reboot_is_critical_and_the_others_warnings() {
-    for (int code : List.of(38, 48, 61, 62, 64, 74, 79, 95, 119, 120, 140, 143, 145, 154)) {
-      SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
-      f.with(
-          (n, g, metric, s, sound) ->
-              g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
-      f.run(2);
-      assertThat(detector.evaluate(f.context()))
+  void every_code_of_nvidias_catalogue_gets_the_verdict_of_its_bucket() {
+    XidDetector recording =
+        new XidDetector(
+            TypedConfig.of(XidDetectorConfig.class, Map.of("recordApplicationXids", true)));
+    for (XidCatalog.Entry e : XidCatalog.entries()) {
+      List<Condition> plain = verdict(detector, e.code());
+      List<Condition> recorded = verdict(recording, e.code());
+      String what = "XID " + e.code() + " (" + e.bucket() + ")";
+      switch (e.bucket()) {
+        case RESTART_BM,
+            RESTART_VM,
+            RESET_GPU,
+            WORKFLOW_NVLINK5_ERR,
+            WORKFLOW_NVLINK_ERR,
+            WORKFLOW_XID_48 -> {
+          // NVIDIA's restart, reset and reset-workflow buckets: the GPU does not serve until then.
+          assertThat(plain)
+              .as(what)
+              .singleElement()
+              .satisfies(
+                  c -> {
+                    assertThat(c.severity()).isEqualTo(Severity.CRITICAL);
+                    assertThat(c.evidence())
+                        .containsEntry("nvidiaAction", e.bucket().name())
+                        .containsEntry("nvidiaFatal", "true");
+                    assertThat(c.evidence().get("meaning")).doesNotContain("not in");
+                  });
+        }
+        case UNEXPECTED_ERR_REPORT_ISSUE,
+            UPDATE_SWFW,
+            CHECK_MECHANICALS,
+            CHECK_UVM,
+            FOLLOW_OTHER_XID -> {
+          // The GPU still serves; a person acts on it.
+          assertThat(plain)
+              .as(what)
+              .singleElement()
+              .satisfies(
+                  c -> {
+                    assertThat(c.severity()).isEqualTo(Severity.WARNING);
+                    assertThat(c.evidence()).containsEntry("class", "service GPU");
+                    assertThat(c.recommendedAction()).contains("keeps serving");
+                  });
+        }
+        case RESTART_APP, WORKFLOW_XID_45 -> {
+          // The application's codes: no finding on the GPU, information when recorded.
+          assertThat(plain).as(what).isEmpty();
+          assertThat(recorded)
+              .as(what + ", recorded")
+              .singleElement()
+              .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.INFO));
+        }
+        case IGNORE -> {
+          assertThat(plain).as(what).isEmpty();
+          if (!List.of(13, 31, 43, 45).contains(e.code())) {
+            assertThat(recorded).as(what + ", recorded").isEmpty();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void the_codes_nvidia_resets_or_restarts_for_are_critical_and_those_it_does_not_are_not() {
+    // NVIDIA's reset and restart buckets (Bulwark once ranked 109 as "restart the application"
+    // and did not know the others).
+    for (int code : List.of(46, 109, 136, 155, 156, 158, 160, 162, 79, 48, 74, 119, 143, 151)) {
+      assertThat(verdict(detector, code))
           .as("XID %d", code)
           .singleElement()
           .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.CRITICAL));
     }
-    for (int code : List.of(8, 32, 63, 68, 69, 92, 93, 94, 109, 121, 125, 137)) {
-      SimulatedFleet f = new SimulatedFleet(1, 8, "H100");
-      f.with(
-          (n, g, metric, s, sound) ->
-              g == 0 && metric.equals(DcgmField.XID_ERRORS) ? (double) code : null);
-      f.run(2);
-      assertThat(detector.evaluate(f.context()))
+    // Not "GPU lost" for NVIDIA: 38 and 44 are to be ignored, 61 is reported to NVIDIA, 154 follows
+    // the XID it accompanies.
+    assertThat(verdict(detector, 38)).isEmpty();
+    assertThat(verdict(detector, 44)).isEmpty();
+    for (int code : List.of(61, 154)) {
+      assertThat(verdict(detector, code))
           .as("XID %d", code)
           .singleElement()
-          .satisfies(
-              c -> {
-                assertThat(c.severity()).isEqualTo(Severity.WARNING);
-                assertThat(c.evidence().get("meaning")).doesNotContain("not in Bulwark");
-              });
+          .satisfies(c -> assertThat(c.severity()).isEqualTo(Severity.WARNING));
     }
   }
 
@@ -123,7 +188,11 @@ class XidDetectorTest {
         .satisfies(
             c -> {
               assertThat(c.severity()).isEqualTo(Severity.WARNING);
-              assertThat(c.evidence()).containsEntry("class", "unclassified");
+              assertThat(c.evidence()).containsEntry("class", "not in the catalogue");
+              assertThat(c.evidence().get("meaning"))
+                  .contains("not in NVIDIA's XID catalogue")
+                  .contains("1 to 162");
+              assertThat(c.summary()).contains("XID 999");
             });
   }
 
