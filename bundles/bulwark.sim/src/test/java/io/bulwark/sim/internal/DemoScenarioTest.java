@@ -48,7 +48,7 @@ class DemoScenarioTest {
         xids.add(f.xid());
       }
     }
-    assertThat(xids).containsExactly(94, 48, 119, 79);
+    assertThat(xids).containsExactly(95, 48, 119, 79);
   }
 
   @Test
