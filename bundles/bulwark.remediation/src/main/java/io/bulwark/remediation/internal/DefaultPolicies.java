@@ -17,12 +17,21 @@ import java.util.Set;
  * every ladder, and where it cannot be done the power cycle or the wait that follows shows it.
  */
 final class DefaultPolicies {
-  /** XIDs whose catalogue action is a node reboot: fallen off the bus, initialisation failure. */
-  static final Set<Integer> REBOOT_XIDS = Set.of(79, 143);
+  /**
+   * XIDs whose catalogue action is a restart of the machine (RESTART_BM: fallen off the bus,
+   * channel retirement) or of the virtual machine (RESTART_VM: key rotation), as the XID detector's
+   * catalogue ({@code xid-catalog.csv} of bulwark.health.dcgm) lists them.
+   */
+  static final Set<Integer> REBOOT_XIDS = Set.of(79, 151, 160);
 
-  /** XIDs whose catalogue action is a GPU reset (then a reboot if the reset does not clear it). */
+  /**
+   * XIDs whose catalogue action is a GPU reset (RESET_GPU) or a reset workflow (NVLink errors,
+   * double-bit ECC), then a power cycle if the reset does not clear it.
+   */
   static final Set<Integer> RESET_XIDS =
-      Set.of(38, 44, 48, 61, 62, 64, 74, 110, 119, 120, 140, 151);
+      Set.of(
+          46, 48, 62, 64, 74, 95, 109, 110, 119, 120, 136, 140, 143, 144, 145, 146, 147, 148, 149,
+          150, 155, 156, 158, 162);
 
   private DefaultPolicies() {}
 
@@ -41,9 +50,9 @@ final class DefaultPolicies {
         policy(
             "gpu-off-the-bus",
             "GPU off the bus or not initialised",
-            "XID 79/143 and GPUs missing from telemetry: the catalogue's action is a node reboot."
-                + " Drain, try a GPU reset, power-cycle through the BMC, wait for the fault to"
-                + " clear, re-validate, return.",
+            "XID 79/160 and 151 and GPUs missing from telemetry: the catalogue's action is a"
+                + " restart of the machine. Drain, try a GPU reset, power-cycle through the BMC,"
+                + " wait for the fault to clear, re-validate, return.",
             Set.of(FindingKind.XID, FindingKind.GPU_MISSING),
             Severity.WARNING,
             REBOOT_XIDS,
@@ -55,7 +64,8 @@ final class DefaultPolicies {
         policy(
             "xid-gpu-reset",
             "XID that a GPU reset clears",
-            "XIDs whose catalogue action is a GPU reset (DBE 48, NVLink 74, GSP 119/120…): drain,"
+            "XIDs whose catalogue action is a GPU reset or a reset workflow (DBE 48, NVLink 74,"
+                + " GSP 119/120, init 143…): drain,"
                 + " reset the GPU (or power-cycle where the agent takes no actions), wait for the"
                 + " fault to clear, re-validate, return.",
             Set.of(FindingKind.XID),
