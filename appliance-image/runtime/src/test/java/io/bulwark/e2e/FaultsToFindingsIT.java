@@ -217,8 +217,18 @@ class FaultsToFindingsIT {
     return counts.getOrDefault(detector, 0L);
   }
 
+  /**
+   * The open findings on the fleet's nodes. The appliance's findings about itself (node {@code
+   * bulwark-appliance}: its telemetry shedding load while the end-to-end tests beside it and their
+   * QEMU machines saturate the two cores) say nothing of the fleet, and are left out.
+   */
   private static JsonArray openFindings() throws Exception {
-    return findings("/api/v1/findings?state=open");
+    JsonArray fleet = new JsonArray();
+    findings("/api/v1/findings?state=open").stream()
+        .map(JsonObject.class::cast)
+        .filter(f -> !"bulwark-appliance".equals(f.getString("node")))
+        .forEach(fleet::add);
+    return fleet;
   }
 
   private static JsonArray findings(String path) throws Exception {
