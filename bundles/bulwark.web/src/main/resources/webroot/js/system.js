@@ -44,15 +44,17 @@ export function mount(root) {
           h('td', {}, s.action || '–'))))));
       replace(coverageHost, coverageView(coverage, seriesBudgetSpent(health.subsystems || [])));
       replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
-        h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Last scrape', 'Duration', 'Samples', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Names', 'Last scrape', 'Duration', 'Samples', 'Not used', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },
           h('td', { class: 'mono' }, t.url),
           h('td', {}, h('span', { class: `badge target-${t.health}` }, t.health)),
           h('td', { class: 'mono' }, t.node || '–'),
+          h('td', { class: 'nowrap', data: { naming: t.naming || '' } }, t.naming || '–'),
           h('td', { class: 'nowrap', title: absolute(t.lastScrape) }, relative(t.lastScrape)),
           h('td', { class: 'num' }, `${(t.lastDurationMicros / 1000).toFixed(1)} ms`),
           h('td', { class: 'num' }, t.samples),
-          h('td', { class: 'error-text' }, t.lastError || ''))) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No scrape targets configured.')))));
+          h('td', { class: 'target-skipped' }, t.skipped || '–'),
+          h('td', { class: 'error-text' }, t.lastError || ''))) : h('tr', { class: 'empty' }, h('td', { colspan: 9 }, 'No scrape targets configured.')))));
       replace(bundlesHost, h('table', { id: 'bundle-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['ID', 'Symbolic name', 'Version', 'State'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, health.bundles.map((b) => h('tr', { data: { bundle: b.symbolicName, state: b.state } },

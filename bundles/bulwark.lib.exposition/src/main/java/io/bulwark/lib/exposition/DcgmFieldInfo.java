@@ -211,6 +211,14 @@ public record DcgmFieldInfo(String name, String type, String help, boolean decim
   }
 
   /**
+   * Returns what dcgm-exporter declares for the field {@code name}, or null if Bulwark does not
+   * know it.
+   */
+  public static DcgmFieldInfo find(String name) {
+    return KNOWN.get(name);
+  }
+
+  /**
    * Appends {@code value} as dcgm-exporter prints this field: with six decimals if it is a
    * floating-point field, else as a whole number.
    */

@@ -5,6 +5,9 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.ScrapeTarget;
 import io.bulwark.api.telemetry.SeriesId;
+import io.bulwark.api.telemetry.TargetStatus;
+import io.bulwark.lib.exposition.DcgmBlanks;
+import io.bulwark.lib.exposition.DcgmNames;
 import io.bulwark.lib.exposition.ExpositionLine;
 import io.bulwark.lib.exposition.SeriesSink;
 import java.util.ArrayList;
@@ -21,7 +24,8 @@ import java.util.Set;
 /**
  * Files the samples of one scraped dcgm-exporter page into the {@link SeriesStore}: every {@code
  * DCGM_FI_*} metric (the older {@code DCGM_FI_DEV_CLOCK_THROTTLE_REASONS} under {@code
- * DCGM_FI_DEV_CLOCKS_EVENT_REASONS}), per node ({@link NodeNaming}) and GPU (the {@code gpu} label;
+ * DCGM_FI_DEV_CLOCKS_EVENT_REASONS}, and DCGM 4.x's names under the DCGM 3.x names Bulwark reads,
+ * in their units: {@link DcgmNames}), per node ({@link NodeNaming}) and GPU (the {@code gpu} label;
  * none means node-level), stamped with the scrape time unless the page gives one. It also collects
  * the GPUs the page reported, with UUID and model, and records them when the page is done. Other
  * metrics are ignored. A line the parser recognises as repeating the previous page's comes back
@@ -77,6 +81,10 @@ final class DcgmSampleFiler implements SeriesSink {
   private int outOfOrder;
   private int badGpuLabel;
   private int ignored;
+  private int blanks;
+  private String firstBlank;
+  private boolean sawDcgm3Names;
+  private boolean sawDcgm4Names;
 
   /** Creates the filer of {@code target}'s pages, with the standard limits. */
   public DcgmSampleFiler(SeriesStore store, ScrapeTarget target) {
@@ -103,6 +111,10 @@ final class DcgmSampleFiler implements SeriesSink {
     outOfOrder = 0;
     badGpuLabel = 0;
     ignored = 0;
+    blanks = 0;
+    firstBlank = null;
+    sawDcgm3Names = false;
+    sawDcgm4Names = false;
     newThisPage = 0;
     droppedForNodes = 0;
     droppedForTargetSeries = 0;
@@ -118,8 +130,20 @@ final class DcgmSampleFiler implements SeriesSink {
       ignored++;
       return IGNORED;
     }
-    String metric =
-        DcgmField.CLOCK_THROTTLE_REASONS.equals(name) ? DcgmField.CLOCKS_EVENT_REASONS : name;
+    String metric = name;
+    double scale = 1.0;
+    int generation = 0;
+    DcgmNames.Alias alias = DcgmNames.dcgm4(name);
+    if (alias != null) {
+      metric = alias.bulwarkName();
+      scale = alias.scale();
+      generation = 4;
+    } else if (DcgmField.CLOCK_THROTTLE_REASONS.equals(name)) {
+      metric = DcgmField.CLOCKS_EVENT_REASONS;
+    } else if (DcgmNames.isDcgm3Only(name)) {
+      generation = 3;
+    }
+    noteGeneration(generation);
     int gpu = SeriesId.NODE_LEVEL;
     int gpuLabel = line.labelIndex(GPU_LABEL);
     if (gpuLabel >= 0) {
@@ -128,6 +152,12 @@ final class DcgmSampleFiler implements SeriesSink {
         badGpuLabel++;
         return BAD_GPU_LABEL;
       }
+    }
+    DcgmBlanks.Kind kind = DcgmBlanks.kindOf(metric);
+    if (kind.isBlank(line.value())) {
+      // Not remembered: the line is read afresh next time, and filed once it carries a reading.
+      blank(metric, gpu, line.value());
+      return null;
     }
     PageNode node = pageNode(line);
     if (node == null) {
@@ -139,17 +169,25 @@ final class DcgmSampleFiler implements SeriesSink {
     if (ring == null) {
       return null;
     }
-    FiledSeries series =
-        gpu >= 0
-            ? new FiledSeries(
-                node,
-                ring,
-                gpu,
-                new Gpu(gpu, line.labelValue(UUID_LABEL), line.labelValue(MODEL_LABEL)),
-                line.labelIndex(UUID_LABEL) >= 0)
-            : new FiledSeries(node, ring, gpu, null, false);
+    FiledSeries series;
+    if (gpu >= 0) {
+      String uuid = labelOrNull(line, UUID_LABEL);
+      series =
+          new FiledSeries(
+              node,
+              ring,
+              gpu,
+              new Gpu(gpu, uuid, labelOrNull(line, MODEL_LABEL)),
+              uuid != null,
+              kind,
+              metric,
+              scale,
+              generation);
+    } else {
+      series = new FiledSeries(node, ring, gpu, null, false, kind, metric, scale, generation);
+    }
     long timestamp = line.hasTimestamp() ? line.timestampMillis() : scrapeMillis;
-    append(series, timestamp, line.value());
+    append(series, timestamp, line.value() * scale);
     return series;
   }
 
@@ -185,20 +223,56 @@ final class DcgmSampleFiler implements SeriesSink {
 
   private void dropped(ExpositionLine line, String metric, int gpu) {
     if (firstDropped == null) {
-      String host = line.labelValue(NodeNaming.HOSTNAME_LABEL);
+      String host = hostname(line);
       firstDropped =
           metric
               + "{"
-              + (host == null ? "" : "Hostname=\"" + host + "\",")
+              + (host == null ? "" : "hostname=\"" + host + "\",")
               + (gpu >= 0 ? "gpu=\"" + gpu + "\"" : "")
               + "}";
     }
   }
 
+  private void blank(String metric, int gpu, double value) {
+    if (blanks++ == 0) {
+      firstBlank =
+          metric
+              + (gpu >= 0 ? "{gpu=\"" + gpu + "\"} " : " ")
+              + (Double.isNaN(value) ? "NaN" : String.format(Locale.ROOT, "%.0f", value));
+    }
+  }
+
+  /** Returns the value of {@code label}, or null if the line has none or a DCGM string blank. */
+  private static String labelOrNull(ExpositionLine line, String label) {
+    String value = line.labelValue(label);
+    return value == null || DcgmBlanks.isBlank(value) ? null : value;
+  }
+
+  /**
+   * Returns the line's host name: its {@code hostname} label, else its {@code Hostname} label; null
+   * if it has neither or the one it has is a DCGM string blank.
+   */
+  private static String hostname(ExpositionLine line) {
+    int index = line.labelIndex(NodeNaming.HOSTNAME_LABEL);
+    if (index < 0) {
+      index = line.labelIndex(NodeNaming.OLD_HOSTNAME_LABEL);
+    }
+    if (index < 0) {
+      return null;
+    }
+    String value = line.labelValue(index);
+    return DcgmBlanks.isBlank(value) ? null : value;
+  }
+
   @Override
   public void repeat(Object handle, double value, boolean hasTimestamp, long timestampMillis) {
     if (handle instanceof FiledSeries series) {
-      append(series, hasTimestamp ? timestampMillis : scrapeMillis, value);
+      noteGeneration(series.generation);
+      if (series.kind.isBlank(value)) {
+        blank(series.metric, series.gpu, value);
+        return;
+      }
+      append(series, hasTimestamp ? timestampMillis : scrapeMillis, value * series.scale);
     } else if (handle == IGNORED) {
       ignored++;
     } else {
@@ -334,6 +408,77 @@ final class DcgmSampleFiler implements SeriesSink {
     return badGpuLabel;
   }
 
+  private void noteGeneration(int generation) {
+    if (generation == 4) {
+      sawDcgm4Names = true;
+    } else if (generation == 3) {
+      sawDcgm3Names = true;
+    }
+  }
+
+  /**
+   * Returns the generation of DCGM names the page used ({@link TargetStatus#NAMING_DCGM3}, {@link
+   * TargetStatus#NAMING_DCGM4} or {@link TargetStatus#NAMING_MIXED}), or empty if it used only
+   * names both generations share.
+   */
+  public String naming() {
+    if (sawDcgm4Names) {
+      return sawDcgm3Names ? TargetStatus.NAMING_MIXED : TargetStatus.NAMING_DCGM4;
+    }
+    return sawDcgm3Names ? TargetStatus.NAMING_DCGM3 : "";
+  }
+
+  /** Returns how many DCGM samples of the page were blank values, and were not filed. */
+  public int blanks() {
+    return blanks;
+  }
+
+  /** Returns the first blank value of the page (field, GPU and value), or null if none. */
+  public String firstBlank() {
+    return firstBlank;
+  }
+
+  /**
+   * Returns what the page carried that was not filed (blank values, samples out of order,
+   * unreadable GPU labels), in an operator's words, or empty if nothing; samples dropped for a
+   * limit are told by {@link #limitProblem()}.
+   */
+  public String skipped() {
+    if (blanks == 0 && outOfOrder == 0 && badGpuLabel == 0) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder();
+    if (blanks > 0) {
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "%,d blank value%s (DCGM could not read the field; e.g. %s)",
+              blanks,
+              blanks == 1 ? "" : "s",
+              firstBlank));
+    }
+    if (outOfOrder > 0) {
+      append(
+          text,
+          String.format(
+              Locale.ROOT,
+              "%,d sample%s not newer than the one before (the exporter's timestamps went back)",
+              outOfOrder,
+              outOfOrder == 1 ? "" : "s"));
+    }
+    if (badGpuLabel > 0) {
+      append(
+          text,
+          String.format(
+              Locale.ROOT,
+              "%,d sample%s with a gpu label that is not an index from 0 to %d",
+              badGpuLabel,
+              badGpuLabel == 1 ? "" : "s",
+              MAX_GPU_INDEX));
+    }
+    return text.toString();
+  }
+
   /** Returns how many samples were not DCGM metrics. */
   public int ignored() {
     return ignored;
@@ -349,8 +494,7 @@ final class DcgmSampleFiler implements SeriesSink {
    * TargetLimits#maxNodesPerTarget()}.
    */
   private PageNode pageNode(ExpositionLine line) {
-    int hostLabel = line.labelIndex(NodeNaming.HOSTNAME_LABEL);
-    String hostname = hostLabel < 0 ? null : line.labelValue(hostLabel);
+    String hostname = hostname(line);
     if (currentKnown && Objects.equals(hostname, lastHostname)) {
       return current;
     }
@@ -392,7 +536,15 @@ final class DcgmSampleFiler implements SeriesSink {
 
   /** A series of a page, as the handle the parser recalls its line by. */
   private record FiledSeries(
-      PageNode node, SeriesRing ring, int gpu, Gpu gpuRecord, boolean hasUuidLabel) {}
+      PageNode node,
+      SeriesRing ring,
+      int gpu,
+      Gpu gpuRecord,
+      boolean hasUuidLabel,
+      DcgmBlanks.Kind kind,
+      String metric,
+      double scale,
+      int generation) {}
 
   /**
    * A node the target's pages file samples under, and the GPUs the current page reported for it.

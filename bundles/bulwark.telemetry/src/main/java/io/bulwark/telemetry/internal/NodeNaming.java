@@ -4,14 +4,18 @@ import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.ScrapeTarget;
 
 /**
- * Decides which node a scraped sample belongs to: dcgm-exporter's {@code Hostname} label if the
- * sample has one, else the {@code node} label of the target's file_sd entry, else the host part of
- * the target's address. A name that is not a valid {@link NodeId} is made one (characters NodeId
- * does not allow become '-').
+ * Decides which node a scraped sample belongs to: dcgm-exporter's {@code hostname} label (its
+ * spelling since 4.x) or {@code Hostname} (before) if the sample has one and it is not one of
+ * DCGM's string blanks, else the {@code node} label of the target's file_sd entry, else the host
+ * part of the target's address. A name that is not a valid {@link NodeId} is made one (characters
+ * NodeId does not allow become '-').
  */
 final class NodeNaming {
-  /** The label dcgm-exporter names the node with. */
-  static final String HOSTNAME_LABEL = "Hostname";
+  /** The label dcgm-exporter names the node with, as it spells it today. */
+  static final String HOSTNAME_LABEL = "hostname";
+
+  /** The label older dcgm-exporters name the node with. */
+  static final String OLD_HOSTNAME_LABEL = "Hostname";
 
   /** The file_sd label that names the node of a target. */
   static final String NODE_LABEL = "node";

@@ -60,6 +60,9 @@ final class TargetScraper {
   private volatile int lastPageBytes;
   private volatile String limitProblem;
   private volatile int droppedForLimits;
+  private volatile int blankValues;
+  private volatile String skipped = "";
+  private volatile String naming = "";
   private final ScrapeLog scrapeLog;
 
   TargetScraper(
@@ -288,6 +291,11 @@ final class TargetScraper {
       lastNode = node == null ? lastNode : node.value();
       limitProblem = filer.limitProblem();
       droppedForLimits = filer.droppedForLimits();
+      blankValues = filer.blanks();
+      skipped = filer.skipped();
+      if (filer.filed() > 0 || filer.blanks() > 0) {
+        naming = filer.naming();
+      }
       return summary;
     } finally {
       buffers.give(page.bytes);
@@ -319,7 +327,10 @@ final class TargetScraper {
         Instant.ofEpochMilli(scrapeMillis),
         micros,
         summary.samples(),
-        limited == null ? "" : limited);
+        limited == null ? "" : limited,
+        blankValues,
+        skipped,
+        naming);
   }
 
   /** Returns the samples the last page dropped for a limit. */

@@ -260,4 +260,167 @@ class DcgmSampleFilerTest {
     assertThat(nodeOf(target("10.0.0.8:9100", Map.of()), "node_load1 0.5\n")).isNull();
     assertThat(store.nodes()).isEmpty();
   }
+
+  @Test
+  void readsTodaysLowerCaseHostnameLabelAndTheOlderSpelling() {
+    // dcgm-exporter's main branch writes "hostname"; releases before it wrote "Hostname".
+    String today = "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",hostname=\"gpu-node-007\"} 40\n";
+    String older = "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"gpu-node-008\"} 41\n";
+
+    assertThat(nodeOf(target("127.0.0.1:9400", Map.of()), today)).isEqualTo(NODE);
+    assertThat(nodeOf(target("127.0.0.1:9401", Map.of()), older))
+        .isEqualTo(NodeId.of("gpu-node-008"));
+    assertThat(store.nodes()).extracting(NodeId::value).doesNotContain("127.0.0.1");
+  }
+
+  @Test
+  void dcgmStringBlanksInHostnameUuidAndModelAreNoLabel() {
+    String page =
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"<<<NOT_SUPPORTED>>>\","
+            + "modelName=\"<<<NULL>>>\",hostname=\"<<<NOT_FOUND>>>\"} 40\n";
+
+    assertThat(nodeOf(target("10.0.0.9:9400", Map.of("node", "rack2-n9")), page))
+        .isEqualTo(NodeId.of("rack2-n9"));
+    assertThat(store.reportedGpus(NodeId.of("rack2-n9"))).containsExactly(new Gpu(0, "", ""));
+  }
+
+  @Test
+  void dcgmBlankValuesOfEveryKindAreCountedAndNeverFiled() {
+    // The sentinels of DCGM's dcgm_structs.h as dcgm-exporter prints them: int64 blanks
+    // (0x7ffffffffffffff0 up; 9223372036854775794 is the sample in dcgm-exporter's README), int32
+    // blanks (0x7ffffff0 to 0x7ffffff3), double blanks (2^47 up), and NaN.
+    String host = ",hostname=\"gpu-node-007\"} ";
+    String page =
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\""
+            + host
+            + "9223372036854775794\n"
+            + "DCGM_FI_DEV_XID_ERRORS{gpu=\"0\""
+            + host
+            + "9223372036854775792\n"
+            + "DCGM_FI_DEV_CLOCKS_EVENT_REASONS{gpu=\"0\""
+            + host
+            + "9223372036854775795\n"
+            + "DCGM_FI_DEV_PCIE_LINK_WIDTH{gpu=\"0\""
+            + host
+            + "2147483632\n"
+            + "DCGM_FI_DEV_MEMORY_TEMP{gpu=\"0\""
+            + host
+            + "2147483634\n"
+            + "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\""
+            + host
+            + "140737488355328.000000\n"
+            + "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\""
+            + host
+            + "140737488355330.000000\n"
+            + "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\""
+            + host
+            + "NaN\n"
+            + "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\""
+            + host
+            + "45\n"
+            + "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"1\""
+            + host
+            + "2147483700\n"
+            + "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL{gpu=\"1\""
+            + host
+            + "140737488355400\n";
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("10.0.0.7:9400", Map.of()));
+
+    for (int scrape = 1; scrape <= 2; scrape++) {
+      scrape(filer, page, scrape * 1_000L);
+
+      assertThat(filer.blanks()).as("scrape %d", scrape).isEqualTo(8);
+      assertThat(filer.filed()).as("scrape %d", scrape).isEqualTo(3);
+      assertThat(filer.skipped())
+          .startsWith("8 blank values (DCGM could not read the field; e.g. DCGM_FI_DEV_GPU_TEMP");
+    }
+    for (String field :
+        new String[] {
+          DcgmField.GPU_TEMP,
+          DcgmField.XID_ERRORS,
+          DcgmField.CLOCKS_EVENT_REASONS,
+          DcgmField.PCIE_LINK_WIDTH,
+          DcgmField.MEMORY_TEMP,
+          DcgmField.POWER_USAGE,
+          DcgmField.SM_ACTIVE,
+          DcgmField.SM_CLOCK
+        }) {
+      assertThat(store.latest(SeriesId.of(NODE, 0, field))).as(field).isNull();
+    }
+    // Readings beyond 2^31 of integer counters, and beyond 2^47 of byte counters, are readings.
+    assertThat(store.latest(SeriesId.of(NODE, 1, DcgmField.TOTAL_ENERGY)).value())
+        .isEqualTo(2147483700.0);
+    assertThat(store.latest(SeriesId.of(NODE, 1, DcgmField.NVLINK_BANDWIDTH_TOTAL)).value())
+        .isEqualTo(140737488355400.0);
+    assertThat(store.latest(SeriesId.of(NODE, 1, DcgmField.GPU_TEMP)).value()).isEqualTo(45);
+  }
+
+  @Test
+  void aSeriesThatTurnsBlankKeepsItsLastReadingAndResumesAfter() {
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("10.0.0.7:9400", Map.of()));
+    String line = "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-007\"} ";
+
+    scrape(filer, line + "52\n", 1_000);
+    scrape(filer, line + "9223372036854775794\n", 2_000);
+    assertThat(filer.blanks()).isEqualTo(1);
+    scrape(filer, line + "2147483633\n", 3_000);
+    scrape(filer, line + "53\n", 4_000);
+
+    assertThat(store.window(SeriesId.of(NODE, 0, DcgmField.GPU_TEMP), 0).values())
+        .containsExactly(52, 53);
+    assertThat(filer.skipped()).isEmpty();
+  }
+
+  @Test
+  void dcgm4NamesAreFiledUnderTheNamesBulwarkReadsInTheirUnits() {
+    // Names as go-dcgm v1.4611.0 (DCGM 4.6.1) spells them; SM_CLOCK_HERTZ is in Hz, SM_CLOCK in
+    // MHz.
+    String host = ",hostname=\"gpu-node-007\"} ";
+    String page =
+        "DCGM_FI_DEV_GPU_TEMP_CELSIUS{gpu=\"0\""
+            + host
+            + "71\n"
+            + "DCGM_FI_DEV_SM_CLOCK_HERTZ{gpu=\"0\""
+            + host
+            + "1980000000\n"
+            + "DCGM_FI_DEV_XID_ERROR{gpu=\"0\""
+            + host
+            + "79\n"
+            + "DCGM_FI_DEV_BOARD_POWER_WATTS{gpu=\"0\""
+            + host
+            + "612.500000\n"
+            + "DCGM_FI_PROF_SM_UTIL_RATIO{gpu=\"0\""
+            + host
+            + "0.930000\n"
+            + "DCGM_FI_DEV_PCIE_LINK_WIDTH{gpu=\"0\""
+            + host
+            + "16\n";
+    DcgmSampleFiler filer = new DcgmSampleFiler(store, target("10.0.0.7:9400", Map.of()));
+
+    for (int scrape = 1; scrape <= 2; scrape++) {
+      scrape(filer, page, scrape * 1_000L);
+      assertThat(filer.naming()).isEqualTo("DCGM 4.x");
+      assertThat(filer.filed()).isEqualTo(6);
+    }
+    assertThat(store.latest(SeriesId.of(NODE, 0, DcgmField.GPU_TEMP)).value()).isEqualTo(71);
+    assertThat(store.latest(SeriesId.of(NODE, 0, DcgmField.SM_CLOCK)).value()).isEqualTo(1980);
+    assertThat(store.latest(SeriesId.of(NODE, 0, DcgmField.XID_ERRORS)).value()).isEqualTo(79);
+    assertThat(store.latest(SeriesId.of(NODE, 0, DcgmField.POWER_USAGE)).value()).isEqualTo(612.5);
+    assertThat(store.latest(SeriesId.of(NODE, 0, DcgmField.SM_ACTIVE)).value()).isEqualTo(0.93);
+    assertThat(store.metrics(NODE))
+        .doesNotContain("DCGM_FI_DEV_GPU_TEMP_CELSIUS", "DCGM_FI_DEV_SM_CLOCK_HERTZ");
+  }
+
+  @Test
+  void namingSaysWhichGenerationAPageUses() {
+    String older = "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-007\"} 40\n";
+    String newer = "DCGM_FI_DEV_GPU_TEMP_CELSIUS{gpu=\"1\",hostname=\"gpu-node-007\"} 41\n";
+    String shared = "DCGM_FI_DEV_FB_USED{gpu=\"0\",Hostname=\"gpu-node-007\"} 400\n";
+
+    assertThat(scrape(target("a:9400", Map.of()), older, 1).naming()).isEqualTo("DCGM 3.x");
+    assertThat(scrape(target("b:9400", Map.of()), newer, 1).naming()).isEqualTo("DCGM 4.x");
+    assertThat(scrape(target("c:9400", Map.of()), older + newer, 1).naming())
+        .isEqualTo("DCGM 3.x and 4.x");
+    assertThat(scrape(target("d:9400", Map.of()), shared, 1).naming()).isEmpty();
+  }
 }

@@ -107,7 +107,10 @@ final class ApiJson {
         .put("lastScrape", instant(t.lastScrape()))
         .put("lastDurationMicros", t.lastDurationMicros())
         .put("samples", t.samples())
-        .put("lastError", t.lastError());
+        .put("lastError", t.lastError())
+        .put("blankValues", t.blankValues())
+        .put("skipped", t.skipped())
+        .put("naming", t.naming());
   }
 
   /**
