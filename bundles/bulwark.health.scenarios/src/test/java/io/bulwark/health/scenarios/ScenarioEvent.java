@@ -22,7 +22,10 @@ import java.util.Locale;
  *   <li>{@code flap}: the metric reads {@code value} for {@code period} seconds, then its normal
  *       reading for {@code period} seconds, and so on;
  *   <li>{@code down}: the node's exporter stops answering (node-level);
- *   <li>{@code vanish}: the GPU's lines are missing from the page.
+ *   <li>{@code vanish}: the GPU's lines are missing from the page;
+ *   <li>{@code blank}: the metric reads one of DCGM's blank values, as dcgm-exporter would print
+ *       it: {@code value} 0 the int64 blank (9223372036854775794, NOT_SUPPORTED), 1 the int32 blank
+ *       (2147483632), 2 the double blank (140737488355328.000000), 3 NaN.
  * </ul>
  */
 record ScenarioEvent(
@@ -47,7 +50,8 @@ record ScenarioEvent(
     RESET,
     FLAP,
     DOWN,
-    VANISH
+    VANISH,
+    BLANK
   }
 
   /** Returns true if the event touches GPU {@code g} of node {@code n}. */
@@ -83,11 +87,13 @@ record ScenarioEvent(
             || type == Type.STEP
             || type == Type.RAMP
             || type == Type.INCREMENT
-            || type == Type.FLAP;
+            || type == Type.FLAP
+            || type == Type.BLANK;
     if (needsMetric && field == null) {
       throw new IllegalArgumentException(type + " event needs a metric: " + json.encode());
     }
-    if ((type == Type.SET || type == Type.FLAP) && !json.containsKey("value")) {
+    if ((type == Type.SET || type == Type.FLAP || type == Type.BLANK)
+        && !json.containsKey("value")) {
       throw new IllegalArgumentException(type + " event needs a value: " + json.encode());
     }
     if (type == Type.INCREMENT && field != null && !field.counter()) {

@@ -1,5 +1,6 @@
 package io.bulwark.health.scenarios;
 
+import io.bulwark.lib.exposition.DcgmNames;
 import io.bulwark.lib.exposition.ExpositionText;
 import io.bulwark.sim.internal.ExporterText;
 import java.util.EnumSet;
@@ -10,9 +11,25 @@ import java.util.Set;
  * The fleet of one scenario as its exporters show it, second by second: each GPU's healthy readings
  * with the scenario's events applied, and each node's page in dcgm-exporter's text format (with
  * dcgm-exporter's labels, {@code # HELP}/{@code # TYPE} lines, integers as integers and DCGM's
- * doubles with six decimals). Pure function of the scenario and the second; thread-safe.
+ * doubles with six decimals). Pure function of the scenario, the naming and the second;
+ * thread-safe.
+ *
+ * <p>The pages come in either generation of dcgm-exporter: {@link Naming#DCGM3} (DCGM 3.x field
+ * names, the {@code Hostname} label) or {@link Naming#DCGM4} (DCGM 4.6.1's names for every field
+ * that has one, the SM clock as {@code DCGM_FI_DEV_SM_CLOCK_HERTZ} in Hz, the {@code hostname}
+ * label of dcgm-exporter's main branch).
  */
 final class ScenarioFleet {
+  /** The generation of names a page is written in. */
+  enum Naming {
+    DCGM3,
+    DCGM4
+  }
+
+  private static final String[] BLANKS = {
+    "9223372036854775794", "2147483632", "140737488355328.000000", "NaN"
+  };
+
   /**
    * What a GPU idle for part of a scenario reads from its idle self; its counters and everything
    * else stay those of its busy self, so that they run on without a jump.
@@ -36,9 +53,22 @@ final class ScenarioFleet {
   private final HealthyGpu[][] gpus;
   private final HealthyGpu[][] idleGpus;
   private final String[][] labels;
+  private final Naming naming;
+  private final String[] names = new String[GpuField.COUNT];
+  private final DcgmNames.Alias[] conversions = new DcgmNames.Alias[GpuField.COUNT];
 
   ScenarioFleet(Scenario scenario) {
+    this(scenario, Naming.DCGM3);
+  }
+
+  ScenarioFleet(Scenario scenario, Naming naming) {
     this.scenario = scenario;
+    this.naming = naming;
+    for (GpuField field : GpuField.values()) {
+      String dcgm4 = naming == Naming.DCGM4 ? DcgmNames.dcgm4NameOf(field.field()) : null;
+      names[field.ordinal()] = dcgm4 == null ? field.field() : dcgm4;
+      conversions[field.ordinal()] = dcgm4 == null ? null : DcgmNames.dcgm4(dcgm4);
+    }
     int n = scenario.nodes();
     int g = scenario.gpusPerNode();
     gpus = new HealthyGpu[n][g];
@@ -76,15 +106,22 @@ final class ScenarioFleet {
     }
     StringBuilder out = new StringBuilder(GpuField.COUNT * (90 + count * 240));
     for (GpuField field : GpuField.values()) {
-      out.append("# HELP ").append(field.field()).append(' ').append(help(field)).append('\n');
-      out.append("# TYPE ").append(field.field()).append(' ').append(field.type()).append('\n');
+      String name = names[field.ordinal()];
+      out.append("# HELP ").append(name).append(' ').append(help(field)).append('\n');
+      out.append("# TYPE ").append(name).append(' ').append(field.type()).append('\n');
       for (int g = 0; g < count; g++) {
         if (!present[g]) {
           continue;
         }
-        out.append(field.field()).append('{').append(labels[node][g]).append("} ");
+        out.append(name).append('{').append(labels[node][g]).append("} ");
+        String blank = blank(node, g, field, t);
         double value = values[g][field.ordinal()];
-        if (field.decimal()) {
+        if (conversions[field.ordinal()] != null) {
+          value = conversions[field.ordinal()].toDcgm4Unit(value);
+        }
+        if (blank != null) {
+          out.append(blank);
+        } else if (field.decimal()) {
           ExpositionText.appendDecimal(out, value);
         } else {
           out.append((long) value);
@@ -196,6 +233,20 @@ final class ScenarioFleet {
     return latest;
   }
 
+  /** Returns the blank value the field of the GPU reads in second {@code t}, or null. */
+  private String blank(int node, int gpu, GpuField field, int t) {
+    String blank = null;
+    for (ScenarioEvent e : scenario.events()) {
+      if (e.type() == ScenarioEvent.Type.BLANK
+          && e.field() == field
+          && e.covers(node, gpu)
+          && e.activeAt(t)) {
+        blank = BLANKS[(int) e.value()];
+      }
+    }
+    return blank;
+  }
+
   private boolean vanished(int node, int gpu, int t) {
     for (ScenarioEvent e : scenario.events()) {
       if (e.type() == ScenarioEvent.Type.VANISH && e.covers(node, gpu) && e.activeAt(t)) {
@@ -232,7 +283,7 @@ final class ScenarioFleet {
         + gpu
         + "\",modelName=\""
         + ExporterText.MODEL_NAME
-        + "\",Hostname=\""
+        + (naming == Naming.DCGM4 ? "\",hostname=\"" : "\",Hostname=\"")
         + ExpositionText.escapeLabelValue(scenario.nodeName(node))
         + "\",DCGM_FI_DRIVER_VERSION=\"550.90.07\"";
   }

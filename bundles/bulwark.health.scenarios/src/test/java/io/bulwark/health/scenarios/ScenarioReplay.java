@@ -28,32 +28,70 @@ import java.util.function.Supplier;
  * step (scrape, then evaluate), so no step waits for wall-clock time. A scenario that declares jobs
  * has a job map ({@link ScenarioJobMap}), bound to the detectors that take one as Service Component
  * Runtime would bind it; without jobs there is no job map at all. Records every finding opened.
+ *
+ * <p>A {@link Run} sets the scrape interval and the generation of names the exporters write: the
+ * virtual clock advances in half-second ticks, the exporters show the scenario's second the clock
+ * is in, targets are scraped every scrape interval (1 s, 2.5 s, 4 s...) and the engine evaluates
+ * every second, as on an appliance whose telemetry is behind a busy machine while its engine is
+ * not. A scenario's verdicts must not depend on the run.
  */
 final class ScenarioReplay {
-  /** The sampling interval, which is also the engine's evaluation interval. */
+  /** The engine's evaluation interval, and the scrape interval of the standard run. */
   static final long INTERVAL_MILLIS = 1000;
+
+  private static final long TICK_MILLIS = 500;
+
+  /** How one replay scrapes: the scrape interval and the naming of the exporters' pages. */
+  record Run(long scrapeMillis, ScenarioFleet.Naming naming) {
+    static final Run STANDARD = new Run(INTERVAL_MILLIS, ScenarioFleet.Naming.DCGM3);
+
+    Run {
+      if (scrapeMillis < TICK_MILLIS || scrapeMillis % TICK_MILLIS != 0) {
+        throw new IllegalArgumentException("scrape interval in half seconds: " + scrapeMillis);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return (scrapeMillis % 1000 == 0
+              ? String.valueOf(scrapeMillis / 1000)
+              : String.valueOf(scrapeMillis / 1000.0))
+          + " s scrapes, "
+          + (naming == ScenarioFleet.Naming.DCGM3 ? "DCGM 3.x names" : "DCGM 4.x names");
+    }
+  }
 
   private static final long SCRAPE_TIMEOUT_MILLIS = 500;
   private static final int RETENTION_SAMPLES = 600;
 
   private final Vertx vertx;
   private final Supplier<List<Detector>> detectors;
+  private final Run run;
 
   /**
    * @param detectors makes a fresh set of detectors for each replay (detectors may keep state)
    */
   ScenarioReplay(Vertx vertx, Supplier<List<Detector>> detectors) {
+    this(vertx, detectors, Run.STANDARD);
+  }
+
+  ScenarioReplay(Vertx vertx, Supplier<List<Detector>> detectors, Run run) {
     this.vertx = vertx;
     this.detectors = detectors;
+    this.run = run;
   }
 
   /** What one replay gave. */
   record Result(Scenario scenario, List<ObservedFinding> findings, long wallMillis) {}
 
+  Run run() {
+    return run;
+  }
+
   Result replay(Scenario scenario) {
     long started = System.nanoTime();
     VirtualTime time = new VirtualTime(HealthyGpu.START_MILLIS);
-    ScenarioFleet fleet = new ScenarioFleet(scenario);
+    ScenarioFleet fleet = new ScenarioFleet(scenario, run.naming());
     List<ObservedFinding> observed = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     FindingListener listener =
@@ -77,7 +115,7 @@ final class ScenarioReplay {
               vertx,
               targets,
               time::millis,
-              INTERVAL_MILLIS,
+              run.scrapeMillis(),
               SCRAPE_TIMEOUT_MILLIS,
               RETENTION_SAMPLES)) {
         List<Detector> roster = detectors.get();
@@ -98,16 +136,22 @@ final class ScenarioReplay {
                 INTERVAL_MILLIS,
                 roster,
                 listener);
-        for (int t = 0; t < scenario.durationSeconds(); t++) {
-          long now = HealthyGpu.START_MILLIS + t * INTERVAL_MILLIS;
+        long end = scenario.durationSeconds() * 1000L;
+        for (long elapsed = 0; elapsed < end; elapsed += TICK_MILLIS) {
+          long now = HealthyGpu.START_MILLIS + elapsed;
+          int t = (int) (elapsed / 1000);
           time.set(now);
           server.showSecond(t);
-          scrapes.scrapeRound();
-          inventory.round();
-          if (jobMap != null) {
-            jobMap.round(t, now);
+          if (elapsed % run.scrapeMillis() == 0) {
+            scrapes.scrapeRound();
           }
-          engine.evaluate();
+          if (elapsed % INTERVAL_MILLIS == 0) {
+            inventory.round();
+            if (jobMap != null) {
+              jobMap.round(t, now);
+            }
+            engine.evaluate();
+          }
         }
       }
     }

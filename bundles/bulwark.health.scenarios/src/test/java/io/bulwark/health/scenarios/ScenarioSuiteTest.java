@@ -27,8 +27,14 @@ import org.junit.jupiter.api.TestInstance;
  * each is replayed through the real scraper, health engine and detectors, then the findings score
  * at least 0.98 precision and recall overall, hard failures are found within two sampling
  * intervals, a sustained 10% straggler (a GPU or a whole node of a job) within 15 s, and healthy,
- * benign and blind-spot scenarios raise nothing. The table goes to standard output and {@code
- * target/scenario-report.txt}.
+ * benign and blind-spot scenarios raise nothing.
+ *
+ * <p>The fault scenarios are replayed again with the exporters writing DCGM 4.x names, and every
+ * scenario with targets scraped every 2.5 s (a busy-looping process beside the replay, as on a
+ * loaded machine) and every 4 s: every scenario's verdicts must be those of the standard run (no
+ * label missed, no false alarm), a hard failure found at most one scrape interval (and one
+ * evaluation) later; the latency of the kinds judged over a window is reported per run. The tables
+ * go to standard output and {@code target/scenario-report.txt}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioSuiteTest {
@@ -41,20 +47,61 @@ class ScenarioSuiteTest {
 
   private static final int REPLAY_THREADS = 2;
 
+  /** The runs beside the standard one; the busy loop runs beside the first slower one. */
+  private static final List<ScenarioReplay.Run> OTHER_RUNS =
+      List.of(
+          new ScenarioReplay.Run(1000, ScenarioFleet.Naming.DCGM4),
+          new ScenarioReplay.Run(2500, ScenarioFleet.Naming.DCGM3),
+          new ScenarioReplay.Run(4000, ScenarioFleet.Naming.DCGM3));
+
+  private static final long BUSY_LOOP_SCRAPE_MILLIS = 2500;
+
   private Vertx vertx;
   private SuiteReport report;
+  private final List<SuiteReport> others = new ArrayList<>();
 
   @BeforeAll
   void replayEveryScenario() throws Exception {
     vertx = Vertx.vertx();
     DetectorDiscovery.Found found = DetectorDiscovery.onClassPath();
+    List<String> names = found.detectors().stream().map(Detector::name).toList();
+    report = new SuiteReport(replayAll(ScenarioReplay.Run.STANDARD), names, found.skipped());
+    StringBuilder text = new StringBuilder(report.render());
+    for (ScenarioReplay.Run run : OTHER_RUNS) {
+      Process busy = null;
+      if (run.scrapeMillis() == BUSY_LOOP_SCRAPE_MILLIS) {
+        // A process that keeps one core busy beside the replay, as a loaded machine would.
+        busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+      }
+      try {
+        SuiteReport r = new SuiteReport(replayAll(run), names, found.skipped(), run);
+        others.add(r);
+        text.append("\n")
+            .append(busy != null ? "With a busy-looping process beside the replay.\n" : "")
+            .append(r.render());
+      } finally {
+        if (busy != null) {
+          busy.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+    System.out.println(text);
+    Path out = Path.of(System.getProperty("basedir", "."), "target", "scenario-report.txt");
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, text, StandardCharsets.UTF_8);
+  }
+
+  private List<ScenarioScore> replayAll(ScenarioReplay.Run run) throws Exception {
     ScenarioReplay replay =
-        new ScenarioReplay(vertx, () -> DetectorDiscovery.onClassPath().detectors());
+        new ScenarioReplay(vertx, () -> DetectorDiscovery.onClassPath().detectors(), run);
     List<ScenarioScore> scores = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(REPLAY_THREADS);
     try {
       List<Future<ScenarioScore>> running = new ArrayList<>();
       for (Scenario s : ScenarioFiles.all()) {
+        if (run.naming() == ScenarioFleet.Naming.DCGM4 && !s.category().equals("fault")) {
+          continue;
+        }
         running.add(pool.submit(() -> ScenarioScore.of(replay.replay(s))));
       }
       for (Future<ScenarioScore> f : running) {
@@ -63,14 +110,7 @@ class ScenarioSuiteTest {
     } finally {
       pool.shutdownNow();
     }
-    report =
-        new SuiteReport(
-            scores, found.detectors().stream().map(Detector::name).toList(), found.skipped());
-    String text = report.render();
-    System.out.println(text);
-    Path out = Path.of(System.getProperty("basedir", "."), "target", "scenario-report.txt");
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, text, StandardCharsets.UTF_8);
+    return scores;
   }
 
   @AfterAll
@@ -154,5 +194,71 @@ class ScenarioSuiteTest {
           .as(s.scenario().name() + " replay time (ms)")
           .isLessThan(s.scenario().durationSeconds() * 1000L / 10);
     }
+  }
+
+  @Test
+  void everyRunGivesEveryScenarioTheVerdictsOfTheStandardRun() {
+    List<String> differences = new ArrayList<>();
+    for (SuiteReport other : others) {
+      ScenarioReplay.Run run = other.run();
+      for (ScenarioScore s : other.scores()) {
+        ScenarioScore standard = standard(s.scenario().name());
+        if (!s.falseNegatives().isEmpty()) {
+          differences.add(run + ": " + s.scenario().name() + " missed " + s.falseNegatives());
+        }
+        s.falsePositives()
+            .forEach(
+                f ->
+                    differences.add(
+                        run + ": " + s.scenario().name() + " false alarm " + f.kind() + " " + f));
+        long allowance = (run.scrapeMillis() + ScenarioReplay.INTERVAL_MILLIS + 999) / 1000;
+        for (ScenarioScore.Match m : s.matches()) {
+          if (!HARD_KINDS.contains(m.label().kind())) {
+            continue;
+          }
+          var before =
+              standard.matches().stream().filter(b -> b.label().equals(m.label())).findFirst();
+          if (before.isPresent()
+              && m.latencySeconds() > before.get().latencySeconds() + allowance) {
+            differences.add(
+                run
+                    + ": "
+                    + s.scenario().name()
+                    + " "
+                    + m.label().kind()
+                    + " after "
+                    + m.latencySeconds()
+                    + " s, not within "
+                    + allowance
+                    + " s of the standard run's "
+                    + before.get().latencySeconds()
+                    + " s");
+          }
+        }
+      }
+    }
+    assertThat(differences).isEmpty();
+  }
+
+  @Test
+  void theDcgm4NamingRunFindsEveryFaultKind() {
+    SuiteReport dcgm4 =
+        others.stream()
+            .filter(r -> r.run().naming() == ScenarioFleet.Naming.DCGM4)
+            .findFirst()
+            .orElseThrow();
+    Set<String> found =
+        dcgm4.scores().stream()
+            .flatMap(s -> s.matches().stream())
+            .map(m -> m.label().kind())
+            .collect(Collectors.toSet());
+    assertThat(found).containsAll(FindingKind.BUILT_IN);
+  }
+
+  private ScenarioScore standard(String name) {
+    return report.scores().stream()
+        .filter(s -> s.scenario().name().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 }

@@ -17,11 +17,25 @@ final class SuiteReport {
   private final List<ScenarioScore> scores;
   private final List<String> detectors;
   private final List<String> skipped;
+  private final ScenarioReplay.Run run;
 
   SuiteReport(List<ScenarioScore> scores, List<String> detectors, List<String> skipped) {
+    this(scores, detectors, skipped, ScenarioReplay.Run.STANDARD);
+  }
+
+  SuiteReport(
+      List<ScenarioScore> scores,
+      List<String> detectors,
+      List<String> skipped,
+      ScenarioReplay.Run run) {
     this.scores = List.copyOf(scores);
     this.detectors = List.copyOf(detectors);
     this.skipped = List.copyOf(skipped);
+    this.run = run;
+  }
+
+  ScenarioReplay.Run run() {
+    return run;
   }
 
   /** The counts of one kind (or of all kinds, {@code kind} = "overall"). */
@@ -109,13 +123,14 @@ final class SuiteReport {
   /** Returns the report as text: the table, then the misses and false alarms, then timings. */
   String render() {
     StringBuilder out = new StringBuilder();
-    double interval = ScenarioReplay.INTERVAL_MILLIS / 1000.0;
+    double interval = run.scrapeMillis() / 1000.0;
     out.append(
         String.format(
             Locale.ROOT,
-            "Scenario suite: %d scenarios, sampling and evaluation interval %.0f s%n",
+            "Scenario suite: %d scenarios, %s, evaluation every %.0f s%n",
             scores.size(),
-            interval));
+            run,
+            ScenarioReplay.INTERVAL_MILLIS / 1000.0));
     out.append("Detectors: ").append(String.join(", ", detectors)).append('\n');
     for (String s : skipped) {
       out.append("Detector not built: ").append(s).append('\n');

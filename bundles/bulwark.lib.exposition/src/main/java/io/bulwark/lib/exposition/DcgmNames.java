@@ -16,8 +16,26 @@ import java.util.Map;
  * and {@code legacyDCGMFields}) and DCGM v4.6.0 ({@code dcgmlib/dcgm_fields.h}), 2026.
  */
 public final class DcgmNames {
-  /** A DCGM 4.x name: the name Bulwark files it under and the factor to that name's unit. */
-  public record Alias(String dcgm4Name, String bulwarkName, double scale) {}
+  /**
+   * A DCGM 4.x name: the name Bulwark files it under, and the conversion to that name's unit (times
+   * {@code multiplier}, divided by {@code divisor}: exact for whole numbers of the unit).
+   */
+  public record Alias(String dcgm4Name, String bulwarkName, double multiplier, double divisor) {
+    /** Returns {@code value}, read under the DCGM 4.x name, in the unit of Bulwark's name. */
+    public double toBulwarkUnit(double value) {
+      return value * multiplier / divisor;
+    }
+
+    /** Returns {@code value}, in the unit of Bulwark's name, in the unit of the DCGM 4.x name. */
+    public double toDcgm4Unit(double value) {
+      return value * divisor / multiplier;
+    }
+
+    /** Returns true if the unit is the same under both names. */
+    public boolean sameUnit() {
+      return multiplier == 1.0 && divisor == 1.0;
+    }
+  }
 
   private static final Map<String, Alias> DCGM4 =
       Map.ofEntries(
@@ -45,11 +63,11 @@ public final class DcgmNames {
           renamed("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_TOTAL", DcgmField.NVLINK_RECOVERY_ERRORS),
           renamed("DCGM_FI_PROF_SM_UTIL_RATIO", DcgmField.SM_ACTIVE),
           // DCGM 4.6.1's base-unit fields: new field IDs, in other units than the old ones.
-          scaled("DCGM_FI_DEV_SM_CLOCK_HERTZ", DcgmField.SM_CLOCK, 1e-6),
-          scaled("DCGM_FI_DEV_MEMORY_CLOCK_HERTZ", DcgmField.MEM_CLOCK, 1e-6),
-          scaled("DCGM_FI_DEV_SM_MAX_CLOCK_HERTZ", DcgmField.MAX_SM_CLOCK, 1e-6),
-          scaled("DCGM_FI_DEV_MEMORY_MAX_CLOCK_HERTZ", DcgmField.MAX_MEM_CLOCK, 1e-6),
-          scaled("DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL", DcgmField.TOTAL_ENERGY, 1e3));
+          scaled("DCGM_FI_DEV_SM_CLOCK_HERTZ", DcgmField.SM_CLOCK, 1, 1e6),
+          scaled("DCGM_FI_DEV_MEMORY_CLOCK_HERTZ", DcgmField.MEM_CLOCK, 1, 1e6),
+          scaled("DCGM_FI_DEV_SM_MAX_CLOCK_HERTZ", DcgmField.MAX_SM_CLOCK, 1, 1e6),
+          scaled("DCGM_FI_DEV_MEMORY_MAX_CLOCK_HERTZ", DcgmField.MAX_MEM_CLOCK, 1, 1e6),
+          scaled("DCGM_FI_DEV_GPU_ENERGY_JOULES_TOTAL", DcgmField.TOTAL_ENERGY, 1e3, 1));
 
   private static final Map<String, String> DCGM3_ONLY = dcgm3Only();
 
@@ -90,10 +108,11 @@ public final class DcgmNames {
   }
 
   private static Map.Entry<String, Alias> renamed(String dcgm4, String bulwark) {
-    return Map.entry(dcgm4, new Alias(dcgm4, bulwark, 1.0));
+    return Map.entry(dcgm4, new Alias(dcgm4, bulwark, 1.0, 1.0));
   }
 
-  private static Map.Entry<String, Alias> scaled(String dcgm4, String bulwark, double scale) {
-    return Map.entry(dcgm4, new Alias(dcgm4, bulwark, scale));
+  private static Map.Entry<String, Alias> scaled(
+      String dcgm4, String bulwark, double multiplier, double divisor) {
+    return Map.entry(dcgm4, new Alias(dcgm4, bulwark, multiplier, divisor));
   }
 }

@@ -131,12 +131,11 @@ final class DcgmSampleFiler implements SeriesSink {
       return IGNORED;
     }
     String metric = name;
-    double scale = 1.0;
-    int generation = 0;
     DcgmNames.Alias alias = DcgmNames.dcgm4(name);
+    int generation = 0;
     if (alias != null) {
       metric = alias.bulwarkName();
-      scale = alias.scale();
+      alias = alias.sameUnit() ? null : alias;
       generation = 4;
     } else if (DcgmField.CLOCK_THROTTLE_REASONS.equals(name)) {
       metric = DcgmField.CLOCKS_EVENT_REASONS;
@@ -181,13 +180,13 @@ final class DcgmSampleFiler implements SeriesSink {
               uuid != null,
               kind,
               metric,
-              scale,
+              alias,
               generation);
     } else {
-      series = new FiledSeries(node, ring, gpu, null, false, kind, metric, scale, generation);
+      series = new FiledSeries(node, ring, gpu, null, false, kind, metric, alias, generation);
     }
     long timestamp = line.hasTimestamp() ? line.timestampMillis() : scrapeMillis;
-    append(series, timestamp, line.value() * scale);
+    append(series, timestamp, alias == null ? line.value() : alias.toBulwarkUnit(line.value()));
     return series;
   }
 
@@ -272,7 +271,10 @@ final class DcgmSampleFiler implements SeriesSink {
         blank(series.metric, series.gpu, value);
         return;
       }
-      append(series, hasTimestamp ? timestampMillis : scrapeMillis, value * series.scale);
+      append(
+          series,
+          hasTimestamp ? timestampMillis : scrapeMillis,
+          series.conversion == null ? value : series.conversion.toBulwarkUnit(value));
     } else if (handle == IGNORED) {
       ignored++;
     } else {
@@ -543,7 +545,7 @@ final class DcgmSampleFiler implements SeriesSink {
       boolean hasUuidLabel,
       DcgmBlanks.Kind kind,
       String metric,
-      double scale,
+      DcgmNames.Alias conversion,
       int generation) {}
 
   /**

@@ -93,8 +93,10 @@ final class GpuTracks {
   }
 
   /**
-   * Returns the share of the clock-event samples of {@code gpus} since {@code from} that carry a
-   * thermal or power throttle bit, all GPUs pooled; 0 without samples.
+   * Returns the share of the busy clock-event samples (GPU_IDLE clear) of {@code gpus} since {@code
+   * from} that carry a thermal or power throttle bit, all GPUs pooled; 0 without samples. Idle
+   * samples are no evidence either way, as for the throttle detectors: which of them a scrape
+   * happens to meet must not decide whether a throttled GPU counts as one.
    */
   static double throttledShare(TelemetryQuery telemetry, List<ObservedGpu> gpus, long from) {
     long samples = 0;
@@ -103,9 +105,20 @@ final class GpuTracks {
       double[] masks =
           RobustStatistics.finite(
               telemetry.window(gpu.series(DcgmField.CLOCKS_EVENT_REASONS), from));
-      samples += masks.length;
-      throttled +=
-          Arrays.stream(masks).filter(m -> m >= 0 && ((long) m & THROTTLE_BITS) != 0).count();
+      for (double m : masks) {
+        if (m < 0) {
+          continue;
+        }
+        long mask = (long) m;
+        boolean isThrottled = (mask & THROTTLE_BITS) != 0;
+        if (!isThrottled && ClockEventReason.GPU_IDLE.isSet(mask)) {
+          continue;
+        }
+        samples++;
+        if (isThrottled) {
+          throttled++;
+        }
+      }
     }
     return samples == 0 ? 0 : (double) throttled / samples;
   }

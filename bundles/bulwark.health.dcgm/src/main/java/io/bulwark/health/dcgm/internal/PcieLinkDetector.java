@@ -7,6 +7,7 @@ import io.bulwark.api.health.DetectorInput;
 import io.bulwark.api.health.FindingKind;
 import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
+import io.bulwark.api.telemetry.SampleWindow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,8 +78,12 @@ public final class PcieLinkDetector implements Detector {
     List<ObservedGpu> gpus = ObservedGpu.all(context);
     List<Link> links = new ArrayList<>();
     for (ObservedGpu gpu : gpus) {
-      double[] width = values(context, gpu, DcgmField.PCIE_LINK_WIDTH, from);
-      double[] gen = values(context, gpu, DcgmField.PCIE_LINK_GEN, from);
+      SampleWindow widthWindow =
+          context.telemetry().window(gpu.series(DcgmField.PCIE_LINK_WIDTH), from);
+      double[] width = positive(widthWindow);
+      double[] gen =
+          positive(context.telemetry().window(gpu.series(DcgmField.PCIE_LINK_GEN), from));
+      double spacing = Coverage.spacingSeconds(widthWindow);
       boolean busy =
           EvaluationMemo.of(context).busyness(gpu, from, options.busyUtilPercent()).busy();
       links.add(
@@ -88,7 +93,8 @@ public final class PcieLinkDetector implements Detector {
               Flags.latest(context, gpu, DcgmField.PCIE_MAX_LINK_WIDTH, from),
               gen,
               Flags.latest(context, gpu, DcgmField.PCIE_MAX_LINK_GEN, from),
-              busy));
+              busy,
+              spacing));
     }
     Map<List<Object>, List<Link>> groups = new HashMap<>();
     for (Link link : links) {
@@ -99,11 +105,11 @@ public final class PcieLinkDetector implements Detector {
     List<Condition> conditions = new ArrayList<>();
     for (Link link : links) {
       double widthShare = shareBelow(link.width, link.maxWidth);
-      if (link.width.length >= options.minSamples() && widthShare >= options.sustainedFraction()) {
+      if (covers(link.width.length, link.spacing) && widthShare >= options.sustainedFraction()) {
         conditions.add(condition(context, link, true, widthShare, Double.NaN, from));
         continue;
       }
-      if (!link.busy || link.gen.length < options.minSamples()) {
+      if (!link.busy || !covers(link.gen.length, link.spacing)) {
         continue;
       }
       double genShare = shareBelow(link.gen, link.maxGen);
@@ -132,9 +138,9 @@ public final class PcieLinkDetector implements Detector {
                 (width ? "width below the maximum" : "generation below the maximum while busy")
                     + " in >= "
                     + Evidence.percent(options.sustainedFraction())
-                    + " of at least "
-                    + options.minSamples()
-                    + " samples")
+                    + " of samples covering at least "
+                    + options.minSeconds()
+                    + " s")
             .window(options.windowSeconds());
     if (!width) {
       evidence.put("highestBusyPeerGen", peerGen);
@@ -190,12 +196,13 @@ public final class PcieLinkDetector implements Detector {
     return (double) below / values.length;
   }
 
-  private static double[] values(
-      DetectionContext context, ObservedGpu gpu, String metric, long from) {
-    return java.util.Arrays.stream(
-            RobustStatistics.finite(context.telemetry().window(gpu.series(metric), from)))
-        .filter(v -> v > 0)
-        .toArray();
+  private static double[] positive(SampleWindow window) {
+    return java.util.Arrays.stream(RobustStatistics.finite(window)).filter(v -> v > 0).toArray();
+  }
+
+  /** Returns true if {@code samples} samples {@code spacing} seconds apart cover minSeconds. */
+  private boolean covers(int samples, double spacing) {
+    return samples >= 2 && samples * spacing >= options.minSeconds() - 1e-9;
   }
 
   private record Link(
@@ -204,5 +211,6 @@ public final class PcieLinkDetector implements Detector {
       double maxWidth,
       double[] gen,
       double maxGen,
-      boolean busy) {}
+      boolean busy,
+      double spacing) {}
 }

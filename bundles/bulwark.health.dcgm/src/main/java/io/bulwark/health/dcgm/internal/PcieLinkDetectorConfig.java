@@ -24,9 +24,10 @@ public @interface PcieLinkDetectorConfig {
   double sustainedFraction() default 0.8;
 
   @AttributeDefinition(
-      name = "Minimum samples",
-      description = "Fewest samples in the window to judge; 1 or more.")
-  int minSamples() default 5;
+      name = "Minimum seconds covered",
+      description =
+          "Fewest seconds of the window the samples must cover to judge (samples times their spacing, so the same at any scrape interval); 1 or more.")
+  int minSeconds() default 5;
 
   @AttributeDefinition(
       name = "Busy utilisation (%)",

@@ -5,11 +5,11 @@ package io.bulwark.health.dcgm.internal;
  *
  * @param windowSeconds the window the link is judged over
  * @param sustainedFraction the share of samples that must show the lower link
- * @param minSamples the fewest samples to judge
+ * @param minSeconds the fewest seconds the samples must cover to judge
  * @param busyUtilPercent the median utilisation from which a GPU counts as busy
  */
 record PcieLinkOptions(
-    int windowSeconds, double sustainedFraction, int minSamples, double busyUtilPercent) {
+    int windowSeconds, double sustainedFraction, int minSeconds, double busyUtilPercent) {
 
   /**
    * @throws IllegalArgumentException naming the property whose value is out of range
@@ -20,8 +20,8 @@ record PcieLinkOptions(
       throw new IllegalArgumentException(
           "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
-    if (minSamples < 1) {
-      throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
+    if (minSeconds < 1) {
+      throw new IllegalArgumentException("minSeconds must be at least 1, was " + minSeconds);
     }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
       throw new IllegalArgumentException(
@@ -31,7 +31,7 @@ record PcieLinkOptions(
 
   static PcieLinkOptions from(PcieLinkDetectorConfig c) {
     return new PcieLinkOptions(
-        c.windowSeconds(), c.sustainedFraction(), c.minSamples(), c.busyUtilPercent());
+        c.windowSeconds(), c.sustainedFraction(), c.minSeconds(), c.busyUtilPercent());
   }
 
   static PcieLinkOptions defaults() {

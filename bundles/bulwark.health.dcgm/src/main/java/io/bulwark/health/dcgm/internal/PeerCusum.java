@@ -11,12 +11,22 @@ import java.util.List;
  * below the configured floor, and z is clipped to the cap so one wild sample weighs little. Each
  * GPU's lower CUSUM adds the shortfall beyond the allowance, S = max(0, S - z - k), capped at twice
  * the decision threshold so it clears soon after the GPU recovers. S above the threshold means a
- * sustained shift below the peers; the last second S was zero estimates when it began. A slowdown
- * shared by the whole group moves the median, not the z-scores. Used by the straggler detector;
- * works on primitive arrays, one row per GPU and one column per second, and allocates a few arrays
- * per call.
+ * sustained shift below the peers; the last second S was zero estimates when it began. A shortfall
+ * that goes on weighs the seconds since the group's previous comparison (at most {@link
+ * #MAX_STEP_SECONDS}), its first sample one second: n short samples a second apart weigh n seconds
+ * as before, and samples 2.5 s or 4 s apart weigh the time between the first and the last of them
+ * plus one second, so the test counts time, not samples, without crediting a shortfall with the
+ * time before it was seen. A slowdown shared by the whole group moves the median, not the z-scores.
+ * Used by the straggler detector; works on primitive arrays, one row per GPU and one column per
+ * second, and allocates a few arrays per call.
  */
 final class PeerCusum {
+  /** The most seconds one comparison stands for (a gap in the group's reports counts no more). */
+  static final int MAX_STEP_SECONDS = 5;
+
+  /** The fewest samples short of the peers that make a lag, whatever seconds they stand for. */
+  static final int MIN_LAGGING_SAMPLES = 4;
+
   private PeerCusum() {}
 
   /**
@@ -29,6 +39,7 @@ final class PeerCusum {
    * @param judged how many seconds the GPU was compared in
    * @param laggingSeconds how many seconds since the change the GPU fell short of its peers by more
    *     than the allowance (the seconds that made the CUSUM grow; those of its decay do not count)
+   * @param laggingSamples how many of its samples since the change fell short so
    */
   record Result(
       double statistic,
@@ -36,15 +47,19 @@ final class PeerCusum {
       double ratioSinceChange,
       double lastZ,
       int judged,
-      int laggingSeconds) {
+      int laggingSeconds,
+      int laggingSamples) {
 
     /**
      * Returns true if the GPU lags: the CUSUM is above the decision threshold and the GPU fell
-     * short in at least {@code minLagSeconds} seconds since the change (a short stall, however
-     * deep, is no sustained shift).
+     * short in at least {@code minLagSeconds} seconds since the change, seen in at least {@link
+     * #MIN_LAGGING_SAMPLES} samples (a short stall, however deep, is no sustained shift; nor is one
+     * sample of a sparse scrape, however many seconds it stands for).
      */
     boolean lags(StragglerOptions o) {
-      return statistic > o.decisionThreshold() && laggingSeconds >= o.minLagSeconds();
+      return statistic > o.decisionThreshold()
+          && laggingSeconds >= o.minLagSeconds()
+          && laggingSamples >= MIN_LAGGING_SAMPLES;
     }
   }
 
@@ -71,10 +86,13 @@ final class PeerCusum {
     Arrays.fill(change, -1);
     double[] lastZ = new double[n];
     Arrays.fill(lastZ, Double.NaN);
-    int[] judged = new int[n];
+    double[] judged = new double[n];
     double[][] ratios = new double[n][columns];
     int[] ratioCount = new int[n];
-    int[] shortSeconds = new int[n];
+    double[] shortSeconds = new double[n];
+    int[] shortSamples = new int[n];
+    boolean[] wasShort = new boolean[n];
+    long previousSecond = Long.MIN_VALUE;
     double[] present = new double[n];
     int[] rows = new int[n];
     double[] scratch = new double[n];
@@ -113,6 +131,11 @@ final class PeerCusum {
         continue;
       }
       double deviation = Math.max(o.deviationFloor(), spread / median);
+      double weight =
+          previousSecond == Long.MIN_VALUE
+              ? 1
+              : Math.max(1, Math.min(MAX_STEP_SECONDS, second - previousSecond));
+      previousSecond = second;
       for (int g = 0; g < n; g++) {
         double v = tracks[g][t];
         if (!Double.isFinite(v)) {
@@ -120,17 +143,22 @@ final class PeerCusum {
         }
         double ratio = v / median;
         double z = Math.max(-o.zCap(), Math.min(o.zCap(), (ratio - 1) / deviation));
-        s[g] = Math.min(cap, Math.max(0, s[g] - z - o.allowance()));
+        boolean isShort = z < -o.allowance();
+        double step = isShort && !wasShort[g] ? 1 : weight;
+        wasShort[g] = isShort;
+        s[g] = Math.min(cap, Math.max(0, s[g] - step * (z + o.allowance())));
         lastZ[g] = z;
-        judged[g]++;
+        judged[g] += weight;
         if (s[g] == 0) {
           change[g] = seconds.secondAt(t);
           ratioCount[g] = 0;
           shortSeconds[g] = 0;
+          shortSamples[g] = 0;
         } else {
           ratios[g][ratioCount[g]++] = ratio;
-          if (z < -o.allowance()) {
-            shortSeconds[g]++;
+          if (isShort) {
+            shortSeconds[g] += step;
+            shortSamples[g]++;
           }
         }
       }
@@ -141,7 +169,15 @@ final class PeerCusum {
           ratioCount[g] == 0
               ? Double.NaN
               : RobustStatistics.medianInPlace(ratios[g], ratioCount[g]);
-      results.add(new Result(s[g], change[g], ratio, lastZ[g], judged[g], shortSeconds[g]));
+      results.add(
+          new Result(
+              s[g],
+              change[g],
+              ratio,
+              lastZ[g],
+              (int) Math.round(judged[g]),
+              (int) Math.round(shortSeconds[g]),
+              shortSamples[g]));
     }
     return results;
   }

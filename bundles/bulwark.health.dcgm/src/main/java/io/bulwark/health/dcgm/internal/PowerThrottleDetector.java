@@ -44,7 +44,7 @@ public final class PowerThrottleDetector implements Detector {
         new ThrottleOptions(
             c.windowSeconds(),
             c.sustainedFraction(),
-            c.minSamples(),
+            c.minSeconds(),
             c.busyUtilPercent(),
             c.referenceWindowSeconds()));
   }

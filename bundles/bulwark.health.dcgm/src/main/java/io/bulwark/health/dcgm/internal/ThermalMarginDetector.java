@@ -9,6 +9,7 @@ import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.ClockEventReason;
 import io.bulwark.api.telemetry.DcgmField;
 import io.bulwark.api.telemetry.Sample;
+import io.bulwark.api.telemetry.SampleWindow;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -77,9 +78,9 @@ public final class ThermalMarginDetector implements Detector {
     long from = WindowOptions.windowStart(context.nowMillis(), options.windowSeconds());
     List<Reading> readings = new ArrayList<>();
     for (ObservedGpu gpu : ObservedGpu.all(context)) {
-      double[] temps =
-          RobustStatistics.finite(context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from));
-      if (temps.length < options.minSamples()) {
+      SampleWindow window = context.telemetry().window(gpu.series(DcgmField.GPU_TEMP), from);
+      double[] temps = RobustStatistics.finite(window);
+      if (!Coverage.covers(temps.length, window, options.minSeconds())) {
         continue;
       }
       boolean busy =

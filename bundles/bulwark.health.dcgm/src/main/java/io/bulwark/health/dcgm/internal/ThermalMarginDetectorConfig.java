@@ -42,9 +42,10 @@ public @interface ThermalMarginDetectorConfig {
   double sustainedFraction() default 0.8;
 
   @AttributeDefinition(
-      name = "Minimum samples",
-      description = "Fewest temperature samples in the window to judge; 1 or more.")
-  int minSamples() default 10;
+      name = "Minimum seconds covered",
+      description =
+          "Fewest seconds of the window the temperature samples must cover to judge (samples times their spacing, so the same at any scrape interval); 1 or more.")
+  int minSeconds() default 10;
 
   @AttributeDefinition(
       name = "Busy utilisation (%)",

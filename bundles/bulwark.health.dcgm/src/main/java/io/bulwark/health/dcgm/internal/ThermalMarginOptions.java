@@ -9,7 +9,7 @@ package io.bulwark.health.dcgm.internal;
  * @param peerGapCelsius how much hotter than its peers a busy GPU may run
  * @param minPeers the fewest other busy same-model GPUs on the node for the peer check
  * @param sustainedFraction the share of samples that must be below the margin
- * @param minSamples the fewest samples to judge
+ * @param minSeconds the fewest seconds the samples must cover to judge
  * @param busyUtilPercent the median utilisation from which a GPU counts as busy
  */
 record ThermalMarginOptions(
@@ -18,7 +18,7 @@ record ThermalMarginOptions(
     double peerGapCelsius,
     int minPeers,
     double sustainedFraction,
-    int minSamples,
+    int minSeconds,
     double busyUtilPercent) {
 
   /**
@@ -41,8 +41,8 @@ record ThermalMarginOptions(
       throw new IllegalArgumentException(
           "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
-    if (minSamples < 1) {
-      throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
+    if (minSeconds < 1) {
+      throw new IllegalArgumentException("minSeconds must be at least 1, was " + minSeconds);
     }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
       throw new IllegalArgumentException(
@@ -57,7 +57,7 @@ record ThermalMarginOptions(
         c.peerGapCelsius(),
         c.minPeers(),
         c.sustainedFraction(),
-        c.minSamples(),
+        c.minSeconds(),
         c.busyUtilPercent());
   }
 

@@ -25,7 +25,7 @@ record ThermalThrottleOptions(ThrottleOptions throttle, double hotTemperatureCel
         new ThrottleOptions(
             c.windowSeconds(),
             c.sustainedFraction(),
-            c.minSamples(),
+            c.minSeconds(),
             c.busyUtilPercent(),
             c.referenceWindowSeconds()),
         c.hotTemperatureCelsius());

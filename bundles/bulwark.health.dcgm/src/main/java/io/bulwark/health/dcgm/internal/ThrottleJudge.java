@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * Decides whether a GPU is throttled in a sustained way: it is busy, and either the window holds
- * enough busy clock-event samples (GPU_IDLE clear) with the throttle bits set in at least the
+ * busy clock-event samples (GPU_IDLE clear) covering enough time (samples times their spacing, so
+ * the same at any scrape interval: {@link Coverage}) with the throttle bits set in at least the
  * sustained share of them, or the driver's violation-time counter grew by at least that share of
  * the window. Idle seconds are no evidence either way: a job that pauses now and then does not hide
  * a GPU that is throttled whenever it works. Then measures how fast it runs: mean SM clock over the
@@ -73,7 +74,8 @@ final class ThrottleJudge {
       }
     }
     boolean bitsSustained =
-        busy >= options.minSamples() && (double) hits / busy >= options.sustainedFraction();
+        Coverage.covers(busy, window, options.minSeconds())
+            && (double) hits / busy >= options.sustainedFraction();
     double violation = violationShare(context, gpu, violationMetric, from);
     if (!bitsSustained && !(violation >= options.sustainedFraction())) {
       return Optional.empty();
@@ -123,7 +125,7 @@ final class ThrottleJudge {
   private double violationShare(
       DetectionContext context, ObservedGpu gpu, String metric, long from) {
     CounterRate rate = CounterRate.of(context.telemetry(), gpu.series(metric), from);
-    if (rate.samples() < options.minSamples() || !rate.spans(options.windowSeconds() / 2.0)) {
+    if (rate.samples() < 2 || !rate.spans(options.windowSeconds() / 2.0)) {
       return Double.NaN;
     }
     return Math.max(0, Math.min(1, rate.increase() / (rate.elapsedSeconds() * NANOS_PER_SECOND)));

@@ -5,14 +5,14 @@ package io.bulwark.health.dcgm.internal;
  *
  * @param windowSeconds the window the clock-event bits are judged over
  * @param sustainedFraction the share of samples that must carry a throttle bit
- * @param minSamples the fewest samples in the window to judge at all
+ * @param minSeconds the fewest seconds of the window the samples must cover to judge at all
  * @param busyUtilPercent the median utilisation from which a GPU counts as busy
  * @param referenceWindowSeconds how far back the GPU's own peak SM clock is looked for
  */
 record ThrottleOptions(
     int windowSeconds,
     double sustainedFraction,
-    int minSamples,
+    int minSeconds,
     double busyUtilPercent,
     int referenceWindowSeconds) {
 
@@ -28,8 +28,8 @@ record ThrottleOptions(
       throw new IllegalArgumentException(
           "sustainedFraction must be in (0, 1], was " + sustainedFraction);
     }
-    if (minSamples < 1) {
-      throw new IllegalArgumentException("minSamples must be at least 1, was " + minSamples);
+    if (minSeconds < 1) {
+      throw new IllegalArgumentException("minSeconds must be at least 1, was " + minSeconds);
     }
     if (!(busyUtilPercent >= 0 && busyUtilPercent <= 100)) {
       throw new IllegalArgumentException(

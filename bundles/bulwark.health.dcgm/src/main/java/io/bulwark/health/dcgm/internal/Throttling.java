@@ -57,9 +57,9 @@ record Throttling(
                 bits
                     + " set in >= "
                     + Evidence.percent(options.sustainedFraction())
-                    + " of at least "
-                    + options.minSamples()
-                    + " samples while the GPU is busy")
+                    + " of busy samples covering at least "
+                    + options.minSeconds()
+                    + " s")
             .window(options.windowSeconds())
             .put("busy", busyness.basis())
             .put(
