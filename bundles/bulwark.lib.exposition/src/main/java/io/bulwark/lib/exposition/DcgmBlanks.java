@@ -38,6 +38,17 @@ public final class DcgmBlanks {
     /** A floating-point field (DCGM_FT_DOUBLE). */
     DOUBLE;
 
+    /** Names the blank {@code value} is, for an operator: "NaN", "DCGM's int64 blank"... */
+    public String describe(double value) {
+      if (Double.isNaN(value)) {
+        return "NaN";
+      }
+      if (value >= INT64_BLANK) {
+        return "DCGM's int64 blank";
+      }
+      return this == DOUBLE ? "DCGM's double blank" : "DCGM's int32 blank";
+    }
+
     /** Returns true if {@code value} is one of DCGM's blanks for a field of this kind. */
     public boolean isBlank(double value) {
       if (Double.isNaN(value) || value >= INT64_BLANK) {

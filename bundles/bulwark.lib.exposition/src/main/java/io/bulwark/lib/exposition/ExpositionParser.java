@@ -9,10 +9,16 @@ import java.util.List;
  * Parses pages in the Prometheus text exposition format 0.0.4 straight from their bytes: {@code #
  * HELP} and {@code # TYPE} lines, other comments, blank lines, and sample lines {@code
  * name{label="value",...} value [timestamp]} with the escapes {@code \\ \" \n} in label values. A
- * malformed line is skipped and reported in the {@link ParseSummary} with its number and the
- * reason; parsing never throws on bad input. Names and label values that repeat from scrape to
- * scrape are decoded once, so a steady scrape allocates almost nothing. One instance per scrape
- * target: not thread-safe.
+ * malformed line is reported in the {@link ParseSummary} with its number and the reason (the caller
+ * refuses such a page, as Prometheus does); parsing never throws on bad input. What Prometheus'
+ * parser (expfmt) refuses is malformed here too: besides a broken line, an escape other than those
+ * three, a label value that is not UTF-8, the reserved label {@code __name__}, a second HELP or
+ * TYPE of a family or a TYPE after its samples, a summary's {@code quantile} or a histogram's
+ * {@code le} that is not a number, a negative histogram bucket or count ({@link PageFamilies}), and
+ * a page that ends in the middle of a line (no final newline: cut short). Metric and label names
+ * follow Prometheus' classic rules (no quoted UTF-8 names). Names and label values that repeat from
+ * scrape to scrape are decoded once, so a steady scrape allocates almost nothing. One instance per
+ * scrape target: not thread-safe.
  */
 public final class ExpositionParser {
   private static final int REPORTED_MALFORMED = 5;
@@ -37,6 +43,7 @@ public final class ExpositionParser {
   private final MetadataLine metadata = new MetadataLine(names);
   private final ExpositionLine line = new ExpositionLine(new RecentNames(new NameTable(4096)));
   private final LineMemory memory = new LineMemory();
+  private final PageFamilies families = new PageFamilies();
   private SeriesSink memorySink;
   private String problem;
   private int keyEnd;
@@ -66,6 +73,7 @@ public final class ExpositionParser {
       memorySink = series;
     }
     memory.begin();
+    families.begin();
     int lineNumber = 0;
     int samples = 0;
     int malformed = 0;
@@ -80,6 +88,12 @@ public final class ExpositionParser {
           if (repeated > length) {
             samples++;
             repeated -= length + 1;
+          }
+          if (problem != null) {
+            malformed++;
+            if (reported.size() < REPORTED_MALFORMED) {
+              reported.add(new ParseSummary.MalformedLine(lineNumber, problem));
+            }
           }
           p = repeated + 1;
           continue;
@@ -101,6 +115,15 @@ public final class ExpositionParser {
         malformed++;
         if (reported.size() < REPORTED_MALFORMED) {
           reported.add(new ParseSummary.MalformedLine(lineNumber, problem));
+        }
+      }
+      if (newline == length && skipBlanks(page, p, end) < end) {
+        malformed++;
+        if (reported.size() < REPORTED_MALFORMED) {
+          reported.add(
+              new ParseSummary.MalformedLine(
+                  lineNumber,
+                  "the page ends in the middle of this line (no final newline): it was cut short"));
         }
       }
       p = newline + 1;
@@ -134,9 +157,16 @@ public final class ExpositionParser {
     while (newline < length && b[newline] != '\n') {
       newline++;
     }
-    if (handle == LineMemory.WHOLE_LINE) {
+    if (handle instanceof LineMemory.WholeLine whole) {
+      if (newline == length) {
+        return -1;
+      }
       memory.repeated(ordinal);
+      declared(whole);
       return newline;
+    }
+    if (newline == length) {
+      return -1;
     }
     int end = newline > after && b[newline - 1] == '\r' ? newline - 1 : newline;
     int valueStart = skipBlanks(b, after, end);
@@ -145,6 +175,7 @@ public final class ExpositionParser {
     }
     memory.repeated(ordinal);
     series.repeat(handle, lineValue, lineHasTimestamp, lineTimestamp);
+    problem = families.sample(memory.recalledName(), null, lineValue, numbers);
     return newline + length + 1;
   }
 
@@ -161,8 +192,9 @@ public final class ExpositionParser {
       return false;
     }
     Object handle = memory.recallAt(ordinal, b, p, end);
-    if (handle == LineMemory.WHOLE_LINE) {
+    if (handle instanceof LineMemory.WholeLine whole) {
       memory.repeated(ordinal);
+      declared(whole);
       return false;
     }
     if (handle != null) {
@@ -176,17 +208,25 @@ public final class ExpositionParser {
         }
         memory.repeated(ordinal);
         series.repeat(handle, lineValue, lineHasTimestamp, lineTimestamp);
+        problem = families.sample(memory.recalledName(), null, lineValue, numbers);
         return true;
       }
     }
     if (b[p] == '#') {
-      problem = metadata.read(b, p + 1, end, series);
-      memory.record(ordinal, b, p, end, problem == null ? LineMemory.WHOLE_LINE : null);
+      problem = readComment(b, p + 1, end, series);
+      Object remembered = null;
+      if (problem == null) {
+        remembered =
+            metadata.declaredName() == null
+                ? LineMemory.WHOLE_LINE
+                : new LineMemory.Declaration(metadata.declaredName(), metadata.declaredType());
+      }
+      memory.record(ordinal, b, p, end, remembered);
       return false;
     }
     filedHandle = null;
     boolean sample = parseSample(b, p, end, lineNumber, series);
-    memory.record(ordinal, b, p, keyEnd, sample ? filedHandle : null);
+    memory.record(ordinal, b, p, keyEnd, sample ? filedHandle : null, line.name());
     return sample;
   }
 
@@ -200,10 +240,28 @@ public final class ExpositionParser {
       return false;
     }
     if (b[p] == '#') {
-      problem = metadata.read(b, p + 1, end, sink);
+      problem = readComment(b, p + 1, end, sink);
       return false;
     }
     return parseSample(b, p, end, lineNumber, sink);
+  }
+
+  /** Reads a comment line and enters what it declares; returns why it is malformed, or null. */
+  private String readComment(byte[] b, int start, int end, ExpositionSink sink) {
+    String malformed = metadata.read(b, start, end, sink);
+    if (malformed != null || metadata.declaredName() == null) {
+      return malformed;
+    }
+    return families.declare(metadata.declaredName(), metadata.declaredType());
+  }
+
+  /**
+   * Enters what a repeated comment line declares; sets {@code problem} if the page breaks a rule.
+   */
+  private void declared(LineMemory.WholeLine whole) {
+    if (whole instanceof LineMemory.Declaration d) {
+      problem = families.declare(d.name, d.type);
+    }
   }
 
   private boolean parseSample(byte[] b, int start, int end, int lineNumber, ExpositionSink sink) {
@@ -247,6 +305,10 @@ public final class ExpositionParser {
       return false;
     }
     line.finish(lineValue, lineHasTimestamp, lineTimestamp);
+    String broken = families.sample(name, line, lineValue, numbers);
+    if (broken != null) {
+      return malformed(broken);
+    }
     if (sink == memorySink) {
       filedHandle = memorySink.file(line);
     } else {
@@ -353,6 +415,9 @@ public final class ExpositionParser {
         return fail(metric + " has more than " + MAX_LABELS + " labels");
       }
       String label = labelNames.get(line.labelCount(), b, nameStart, p);
+      if (label.equals("__name__")) {
+        return fail("label name \"__name__\" is reserved (on " + metric + ")");
+      }
       p = skipBlanks(b, p, end);
       if (p == end || b[p] != '=') {
         return fail("label " + label + " of " + metric + " has no '='");
@@ -363,10 +428,23 @@ public final class ExpositionParser {
       }
       int valueStart = ++p;
       boolean hasEscapes = false;
+      boolean nonAscii = false;
       while (p < end && b[p] != '"') {
         if (b[p] == '\\') {
           hasEscapes = true;
           p++;
+          if (p < end && b[p] != '\\' && b[p] != '"' && b[p] != 'n') {
+            return fail(
+                "invalid escape sequence '\\"
+                    + (char) (b[p] & 0xff)
+                    + "' in the value of label "
+                    + label
+                    + " of "
+                    + metric
+                    + " (only \\\\, \\\" and \\n)");
+          }
+        } else if (b[p] < 0) {
+          nonAscii = true;
         }
         p++;
       }
@@ -384,6 +462,9 @@ public final class ExpositionParser {
                 + " bytes long, more than "
                 + MAX_LABEL_VALUE_BYTES);
       }
+      if (nonAscii && !isUtf8(b, valueStart, p)) {
+        return fail("value of label " + label + " of " + metric + " is not valid UTF-8");
+      }
       if (!line.addLabel(label, valueStart, p, hasEscapes)) {
         return fail("label " + label + " appears twice on " + metric);
       }
@@ -396,6 +477,47 @@ public final class ExpositionParser {
         return fail("expected ',' or '}' after label " + label + " of " + metric);
       }
     }
+  }
+
+  /** Returns true if {@code [from, to)} of {@code b} is well-formed UTF-8. */
+  static boolean isUtf8(byte[] b, int from, int to) {
+    int p = from;
+    while (p < to) {
+      int c = b[p] & 0xff;
+      int more;
+      int min;
+      if (c < 0x80) {
+        p++;
+        continue;
+      } else if (c >= 0xc2 && c <= 0xdf) {
+        more = 1;
+        min = 0x80;
+      } else if (c >= 0xe0 && c <= 0xef) {
+        more = 2;
+        min = 0x800;
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        more = 3;
+        min = 0x10000;
+      } else {
+        return false;
+      }
+      if (p + more >= to) {
+        return false;
+      }
+      int code = c & (0x3f >> more);
+      for (int i = 1; i <= more; i++) {
+        int next = b[p + i] & 0xff;
+        if ((next & 0xc0) != 0x80) {
+          return false;
+        }
+        code = (code << 6) | (next & 0x3f);
+      }
+      if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+        return false;
+      }
+      p += more + 1;
+    }
+    return true;
   }
 
   private boolean malformed(String reason) {

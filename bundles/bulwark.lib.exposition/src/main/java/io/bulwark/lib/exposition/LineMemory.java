@@ -19,8 +19,25 @@ import java.util.Arrays;
  * per parser.
  */
 final class LineMemory {
-  /** The handle of a comment line remembered whole. */
-  static final Object WHOLE_LINE = new Object();
+  /** The handle of a comment line remembered whole; see {@link Declaration} for HELP and TYPE. */
+  static class WholeLine {}
+
+  /** The handle of a comment line remembered whole that declares nothing. */
+  static final WholeLine WHOLE_LINE = new WholeLine();
+
+  /**
+   * The handle of a {@code # HELP} ({@code type} null) or {@code # TYPE} line remembered whole,
+   * with what it declares, so that a repeated line still counts for the page's families.
+   */
+  static final class Declaration extends WholeLine {
+    final String name;
+    final String type;
+
+    Declaration(String name, String type) {
+      this.name = name;
+      this.type = type;
+    }
+  }
 
   private static final int NOT_REMEMBERED = -1;
 
@@ -28,15 +45,18 @@ final class LineMemory {
   private int[] keyStarts = new int[0];
   private int[] keyEnds = new int[0];
   private Object[] handles = new Object[0];
+  private String[] names = new String[0];
   private int lines;
 
   private byte[] nextKeys;
   private int[] nextStarts;
   private int[] nextEnds;
   private Object[] nextHandles;
+  private String[] nextNames;
   private int nextUsed;
   private boolean diverged;
   private int keyLength;
+  private String recalledName;
 
   /** Starts a page. */
   void begin() {
@@ -59,7 +79,7 @@ final class LineMemory {
     int keyBytes = keyEnds[ordinal] - start;
     Object handle = handles[ordinal];
     int after = from + keyBytes;
-    if (handle == WHOLE_LINE) {
+    if (handle instanceof WholeLine) {
       boolean lineEnds =
           after == length
               || (after < length
@@ -75,7 +95,13 @@ final class LineMemory {
       return null;
     }
     keyLength = keyBytes;
+    recalledName = names[ordinal];
     return handle;
+  }
+
+  /** Returns the metric name of the sample line {@link #recallAt} last recognised. */
+  String recalledName() {
+    return recalledName;
   }
 
   /** Returns the length of the key of the last line {@link #recallAt} recognised. */
@@ -96,6 +122,7 @@ final class LineMemory {
       nextUsed += length;
       nextEnds[ordinal] = nextUsed;
       nextHandles[ordinal] = handles[ordinal];
+      nextNames[ordinal] = names[ordinal];
     }
   }
 
@@ -106,6 +133,13 @@ final class LineMemory {
    * Lines are recorded in order.
    */
   void record(int ordinal, byte[] b, int from, int to, Object handle) {
+    record(ordinal, b, from, to, handle, null);
+  }
+
+  /**
+   * As {@link #record(int, byte[], int, int, Object)}, for a sample line of metric {@code name}.
+   */
+  void record(int ordinal, byte[] b, int from, int to, Object handle, String name) {
     if (!diverged) {
       if (handle == null && ordinal < lines && keyStarts[ordinal] == NOT_REMEMBERED) {
         return;
@@ -123,6 +157,7 @@ final class LineMemory {
       nextEnds[ordinal] = nextUsed;
     }
     nextHandles[ordinal] = handle;
+    nextNames[ordinal] = handle == null ? null : name;
   }
 
   /** Ends a page of {@code lineCount} lines. */
@@ -134,10 +169,12 @@ final class LineMemory {
       diverge(lineCount);
     }
     Arrays.fill(nextHandles, lineCount, nextHandles.length, null);
+    Arrays.fill(nextNames, lineCount, nextNames.length, null);
     keys = nextKeys;
     keyStarts = nextStarts;
     keyEnds = nextEnds;
     handles = nextHandles;
+    names = nextNames;
     lines = lineCount;
     // The previous page's arrays are dropped rather than kept for the next change, which is rare
     // once an exporter's page has settled: the memory is the keys of one page, not two.
@@ -145,6 +182,7 @@ final class LineMemory {
     nextStarts = null;
     nextEnds = null;
     nextHandles = null;
+    nextNames = null;
   }
 
   /** Forgets everything, as for another target's pages. */
@@ -153,11 +191,13 @@ final class LineMemory {
     keyStarts = new int[0];
     keyEnds = new int[0];
     handles = new Object[0];
+    names = new String[0];
     lines = 0;
     nextKeys = null;
     nextStarts = null;
     nextEnds = null;
     nextHandles = null;
+    nextNames = null;
     diverged = false;
   }
 
@@ -176,10 +216,12 @@ final class LineMemory {
     nextStarts = new int[lineRoom];
     nextEnds = new int[lineRoom];
     nextHandles = new Object[lineRoom];
+    nextNames = new String[lineRoom];
     System.arraycopy(keys, 0, nextKeys, 0, prefixBytes);
     System.arraycopy(keyStarts, 0, nextStarts, 0, ordinal);
     System.arraycopy(keyEnds, 0, nextEnds, 0, ordinal);
     System.arraycopy(handles, 0, nextHandles, 0, ordinal);
+    System.arraycopy(names, 0, nextNames, 0, ordinal);
     nextUsed = prefixBytes;
   }
 
@@ -189,6 +231,7 @@ final class LineMemory {
       nextStarts = Arrays.copyOf(nextStarts, grown);
       nextEnds = Arrays.copyOf(nextEnds, grown);
       nextHandles = Arrays.copyOf(nextHandles, grown);
+      nextNames = Arrays.copyOf(nextNames, grown);
     }
     if (nextUsed + keyBytes > nextKeys.length) {
       nextKeys = Arrays.copyOf(nextKeys, Math.max(nextUsed + keyBytes, nextKeys.length * 2));

@@ -37,4 +37,26 @@ final class RecordingSink implements ExpositionSink {
   public void type(String metric, String type) {
     types.put(metric, type);
   }
+
+  /**
+   * Returns a series sink that records into this one: every line read in full is a sample here, a
+   * repeated line only counts in {@link #repeats}.
+   */
+  SeriesSink asSeriesSink() {
+    RecordingSink recording = this;
+    return new SeriesSink() {
+      @Override
+      public Object file(ExpositionLine line) {
+        recording.sample(line);
+        return line.name();
+      }
+
+      @Override
+      public void repeat(Object handle, double value, boolean hasTimestamp, long timestampMillis) {
+        recording.repeats++;
+      }
+    };
+  }
+
+  int repeats;
 }

@@ -33,6 +33,10 @@ import java.util.Set;
  * steady page is filed without looking anything up. One instance per target, used by one scrape at
  * a time.
  *
+ * <p>A page's samples are staged as it is read and written to their series only when the page is
+ * done ({@link #finish()}): a page the caller refuses ({@link #abort()}, e.g. for a malformed line,
+ * as Prometheus refuses such a page) leaves no sample behind.
+ *
  * <p>What a target may add is bounded by its {@link TargetLimits} and by the store's {@link
  * SeriesBudget}: a sample of a node or series beyond them is dropped (and not remembered, so that
  * it is tried again once there is room), and {@link #limitProblem()} says what was dropped and why.
@@ -83,6 +87,10 @@ final class DcgmSampleFiler implements SeriesSink {
   private int ignored;
   private int blanks;
   private String firstBlank;
+  private SeriesRing[] stagedRings = new SeriesRing[256];
+  private long[] stagedTimes = new long[256];
+  private double[] stagedValues = new double[256];
+  private int staged;
   private boolean sawDcgm3Names;
   private boolean sawDcgm4Names;
 
@@ -113,6 +121,7 @@ final class DcgmSampleFiler implements SeriesSink {
     ignored = 0;
     blanks = 0;
     firstBlank = null;
+    staged = 0;
     sawDcgm3Names = false;
     sawDcgm4Names = false;
     newThisPage = 0;
@@ -155,7 +164,7 @@ final class DcgmSampleFiler implements SeriesSink {
     DcgmBlanks.Kind kind = DcgmBlanks.kindOf(metric);
     if (kind.isBlank(line.value())) {
       // Not remembered: the line is read afresh next time, and filed once it carries a reading.
-      blank(metric, gpu, line.value());
+      blank(kind, metric, gpu, line.value());
       return null;
     }
     PageNode node = pageNode(line);
@@ -232,12 +241,9 @@ final class DcgmSampleFiler implements SeriesSink {
     }
   }
 
-  private void blank(String metric, int gpu, double value) {
+  private void blank(DcgmBlanks.Kind kind, String metric, int gpu, double value) {
     if (blanks++ == 0) {
-      firstBlank =
-          metric
-              + (gpu >= 0 ? "{gpu=\"" + gpu + "\"} " : " ")
-              + (Double.isNaN(value) ? "NaN" : String.format(Locale.ROOT, "%.0f", value));
+      firstBlank = metric + (gpu >= 0 ? "{gpu=\"" + gpu + "\"}: " : ": ") + kind.describe(value);
     }
   }
 
@@ -268,7 +274,7 @@ final class DcgmSampleFiler implements SeriesSink {
     if (handle instanceof FiledSeries series) {
       noteGeneration(series.generation);
       if (series.kind.isBlank(value)) {
-        blank(series.metric, series.gpu, value);
+        blank(series.kind, series.metric, series.gpu, value);
         return;
       }
       append(
@@ -287,11 +293,39 @@ final class DcgmSampleFiler implements SeriesSink {
     if (series.gpu >= 0) {
       series.node.noteGpu(series.gpu, series.gpuRecord, series.hasUuidLabel);
     }
-    if (series.ring.append(timestamp, value)) {
-      filed++;
-    } else {
-      outOfOrder++;
+    if (staged == stagedRings.length) {
+      int grown = staged * 2;
+      stagedRings = Arrays.copyOf(stagedRings, grown);
+      stagedTimes = Arrays.copyOf(stagedTimes, grown);
+      stagedValues = Arrays.copyOf(stagedValues, grown);
     }
+    stagedRings[staged] = series.ring;
+    stagedTimes[staged] = timestamp;
+    stagedValues[staged] = value;
+    staged++;
+  }
+
+  /** Writes the page's staged samples to their series. */
+  private void commit() {
+    for (int i = 0; i < staged; i++) {
+      if (stagedRings[i].append(stagedTimes[i], stagedValues[i])) {
+        filed++;
+      } else {
+        outOfOrder++;
+      }
+      stagedRings[i] = null;
+    }
+    staged = 0;
+  }
+
+  /**
+   * Drops the page begun last: none of its samples is filed, no node records a scrape; the page is
+   * refused.
+   */
+  public void abort() {
+    Arrays.fill(stagedRings, 0, staged, null);
+    staged = 0;
+    pageNodes.clear();
   }
 
   /**
@@ -301,6 +335,7 @@ final class DcgmSampleFiler implements SeriesSink {
    * null if none.
    */
   public NodeId finish() {
+    commit();
     if (pageNodes.isEmpty()) {
       NodeId known = previousNode != null ? previousNode : targetNode;
       if (store.existingNode(known) == null) {

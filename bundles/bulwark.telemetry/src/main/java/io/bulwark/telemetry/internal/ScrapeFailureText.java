@@ -125,4 +125,18 @@ final class ScrapeFailureText {
         + summary.describeMalformed()
         + ": is this a Prometheus exporter?";
   }
+
+  /**
+   * Describes a page refused for malformed lines: which, and that the exporter on {@code node} must
+   * be fixed; nothing of the page was filed.
+   */
+  static String malformed(ScrapeTarget target, String node, ParseSummary summary) {
+    return "page from "
+        + target.url()
+        + " refused, as Prometheus refuses it: "
+        + summary.describeMalformed()
+        + "; none of its samples was used. The exporter on "
+        + node
+        + " writes the text format wrongly: check its version and counters file";
+  }
 }

@@ -285,7 +285,14 @@ final class TargetScraper {
       filer.begin(scrapeMillis);
       ParseSummary summary = parser.parse(page.bytes, page.length, filer);
       if (summary.isGarbage()) {
+        filer.abort();
         throw new ScrapeException(ScrapeFailureText.garbage(target, summary));
+      }
+      if (summary.malformed() > 0) {
+        // Refused whole, as Prometheus refuses a page its parser rejects: an exporter that writes
+        // one broken line may have written others wrong that still read as numbers.
+        filer.abort();
+        throw new ScrapeException(ScrapeFailureText.malformed(target, expectedNode(), summary));
       }
       NodeId node = filer.finish();
       lastNode = node == null ? lastNode : node.value();
@@ -304,19 +311,12 @@ final class TargetScraper {
 
   private TargetStatus up(ParseSummary summary, long scrapeMillis, long micros) {
     String limited = limitProblem;
-    String problem = limited != null ? "limits" : summary.malformed() == 0 ? "" : "malformed lines";
+    String problem = limited != null ? "limits" : "";
     if (!problem.equals(loggedProblem)) {
       if (problem.isEmpty()) {
         scrapeLog.log(Level.INFO, "Target {0} is scraped without problems again", target.url());
-      } else if (limited != null) {
-        scrapeLog.log(Level.WARNING, "Scraped {0}, but {1}", target.url(), limited);
       } else {
-        scrapeLog.log(
-            Level.WARNING,
-            "Scraped {0}, but skipped {1}: the exporter on {2} sends lines Bulwark cannot read",
-            target.url(),
-            summary.describeMalformed(),
-            expectedNode());
+        scrapeLog.log(Level.WARNING, "Scraped {0}, but {1}", target.url(), limited);
       }
       loggedProblem = problem;
     }

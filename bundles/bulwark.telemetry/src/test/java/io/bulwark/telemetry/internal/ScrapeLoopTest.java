@@ -81,6 +81,20 @@ class ScrapeLoopTest {
       case "/error" ->
           request.response().setStatusCode(500).end("DCGM initialization failed\nmore detail\n");
       case "/garbage" -> request.response().end("<html><body><h1>It works!</h1></body></html>\n");
+      case "/one-bad-line" ->
+          request
+              .response()
+              .end(
+                  DcgmExporterPage.render("gpu-node-008", 8, round.get())
+                      + "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"gpu-node-008\"} hot\n");
+      case "/blanks" ->
+          request
+              .response()
+              .end(
+                  "# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"
+                      + "DCGM_FI_DEV_GPU_TEMP_CELSIUS{gpu=\"0\",hostname=\"gpu-node-009\"} 41\n"
+                      + "DCGM_FI_DEV_GPU_TEMP_CELSIUS{gpu=\"1\",hostname=\"gpu-node-009\"}"
+                      + " 9223372036854775794\n");
       case "/huge" -> {
         request.response().setChunked(true);
         Buffer megabyte = Buffer.buffer("x".repeat(1 << 20));
@@ -232,5 +246,36 @@ class ScrapeLoopTest {
     assertThat(statusOf(afterClose, moving).lastError())
         .startsWith("connection refused by " + moving.address());
     assertThat(loop.statuses()).isEqualTo(afterClose);
+  }
+
+  @Test
+  void aPageWithOneMalformedLineIsRefusedWholeAndSaysWhichLine() throws Exception {
+    loop.setTargets(List.of(target(port, "/one-bad-line")));
+
+    TargetStatus refused = scrapeRound().get(0);
+
+    assertThat(refused.health()).isEqualTo(Health.DOWN);
+    assertThat(refused.lastError())
+        .startsWith("page from http://127.0.0.1:" + port + "/one-bad-line refused, as Prometheus")
+        .contains("1 malformed line (line ")
+        .contains("value 'hot' of DCGM_FI_DEV_GPU_TEMP is not a number")
+        .contains("none of its samples was used");
+    assertThat(store.nodes()).isEmpty();
+  }
+
+  @Test
+  void aTargetSaysItsBlankValuesAndNaming() throws Exception {
+    loop.setTargets(List.of(target(port, "/blanks")));
+
+    TargetStatus status = scrapeRound().get(0);
+
+    assertThat(status.health()).isEqualTo(Health.UP);
+    assertThat(status.node()).isEqualTo("gpu-node-009");
+    assertThat(status.blankValues()).isEqualTo(1);
+    assertThat(status.skipped())
+        .isEqualTo(
+            "1 blank value (DCGM could not read the field; e.g."
+                + " DCGM_FI_DEV_GPU_TEMP{gpu=\"1\"}: DCGM's int64 blank)");
+    assertThat(status.naming()).isEqualTo("DCGM 4.x");
   }
 }
