@@ -42,7 +42,7 @@ export function mount(root) {
           h('td', { class: 'nowrap', title: absolute(s.since) }, relative(s.since)),
           h('td', {}, s.summary),
           h('td', {}, s.action || '–'))))));
-      replace(coverageHost, coverageView(coverage, seriesBudgetSpent(health.subsystems || [])));
+      replace(coverageHost, [coverageView(coverage, seriesBudgetSpent(health.subsystems || [])), namingLine(targets.targets)].flat());
       replace(targetsHost, h('table', { id: 'target-list', class: 'table' },
         h('thead', {}, h('tr', {}, ['URL', 'Health', 'Node', 'Names', 'Last scrape', 'Duration', 'Samples', 'Not used', 'Last error'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, targets.targets.length ? targets.targets.map((t) => h('tr', { data: { health: t.health, url: t.url } },
@@ -106,6 +106,24 @@ function coverageView(coverage, budgetSpent) {
       h('td', { class: 'num' }, g.nodes),
       h('td', { class: 'num' }, g.gpus),
       h('td', { class: 'mono' }, g.sampleNodes.join(', ') + (g.nodes > g.sampleNodes.length ? ', …' : ''))))))];
+}
+
+/**
+ * Which generations of DCGM field names the targets' pages use, and how many DCGM blank values (fields
+ * DCGM could not read) their last pages carried: both are read, neither is a fault by itself.
+ */
+function namingLine(targets) {
+  const counts = new Map();
+  let blanks = 0;
+  for (const t of targets) {
+    if (t.naming) counts.set(t.naming, (counts.get(t.naming) || 0) + 1);
+    blanks += t.blankValues || 0;
+  }
+  const parts = [...counts.entries()].sort().map(([naming, n]) => `${n} ${n === 1 ? 'target uses' : 'targets use'} ${naming} field names`);
+  if (!parts.length && !blanks) return [];
+  const text = (parts.length ? `${parts.join('; ')} (both generations are read).` : '')
+    + (blanks ? ` The last pages carried ${blanks} DCGM blank value${blanks === 1 ? '' : 's'} (fields DCGM could not read), taken as absences: see Not used below.` : '');
+  return [h('p', { id: 'coverage-naming', class: 'muted' }, text.trim())];
 }
 
 /**
