@@ -119,7 +119,11 @@ final class FleetFixture {
             at.minusSeconds(2),
             1_500,
             812,
-            ""));
+            "",
+            3,
+            "3 blank values (DCGM could not read the field; e.g. DCGM_FI_DEV_MEMORY_TEMP{gpu=\"0\"}:"
+                + " DCGM's int64 blank)",
+            TargetStatus.NAMING_DCGM4));
     telemetry.target(
         new TargetStatus(
             new ScrapeTarget("10.0.0.12:9400", "http", "/metrics", Map.of()),

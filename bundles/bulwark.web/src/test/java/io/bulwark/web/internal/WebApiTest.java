@@ -270,9 +270,14 @@ class WebApiTest {
     assertThat(up.getString("node")).isEqualTo("gpu-a01");
     assertThat(up.getInteger("samples")).isEqualTo(812);
     assertThat(up.getJsonObject("labels").getString("rack")).isEqualTo("r1");
+    assertThat(up.getString("naming")).isEqualTo("DCGM 4.x");
+    assertThat(up.getInteger("blankValues")).isEqualTo(3);
+    assertThat(up.getString("skipped")).startsWith("3 blank values (DCGM could not read the field");
     JsonObject down = body.getJsonArray("targets").getJsonObject(1);
     assertThat(down.getString("health")).isEqualTo("down");
     assertThat(down.getString("lastError")).isEqualTo("connection refused");
+    assertThat(down.getString("naming")).isEmpty();
+    assertThat(down.getInteger("blankValues")).isZero();
     assertThat(down.getValue("lastScrape")).isNull();
   }
 
