@@ -203,12 +203,14 @@ export function mount(root, params, navigate, session) {
     const user = h('input', { id: 'bmc-username', autocomplete: 'off' });
     const password = h('input', { id: 'bmc-password', type: 'password', autocomplete: 'new-password' });
     const sha = h('input', { id: 'bmc-sha256', class: 'mono', placeholder: 'optional: its certificate\'s SHA-256, to pin it now', autocomplete: 'off' });
+    const system = h('input', { id: 'bmc-system', placeholder: 'optional: the Redfish system Id, e.g. 3', value: m.bmc && m.bmc.system ? m.bmc.system : '', autocomplete: 'off' });
     if (m.bmc) protocol.value = m.bmc.protocol;
     return h('form', { class: 'form-grid', id: 'bmc-form', onsubmit: async (e) => {
       e.preventDefault();
       const body = { protocol: protocol.value, address: address.value.trim(), username: user.value, password: password.value };
       if (port.value) body.port = Number(port.value);
       if (sha.value.trim()) body.sha256 = sha.value.trim();
+      if (system.value.trim()) body.system = system.value.trim();
       try {
         await send('PUT', `machines/${encodeURIComponent(id)}/bmc`, body);
         password.value = '';
@@ -225,6 +227,7 @@ export function mount(root, params, navigate, session) {
     h('label', { for: 'bmc-username' }, 'User name'), user,
     h('label', { for: 'bmc-password' }, 'Password'), password,
     h('label', { for: 'bmc-sha256' }, 'Certificate SHA-256'), sha,
+    h('label', { for: 'bmc-system' }, 'System (when the BMC manages several)'), system,
     h('span', {}), h('button', { type: 'submit', id: 'bmc-submit' }, m.bmc ? 'Replace the BMC' : 'Set the BMC'));
   }
 

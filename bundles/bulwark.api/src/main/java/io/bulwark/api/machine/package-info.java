@@ -5,7 +5,7 @@
  * bulwark.machines}; used by the web API, and later by remediation and provisioning.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package io.bulwark.api.machine;
 
 import org.osgi.annotation.bundle.Export;

@@ -44,10 +44,14 @@ final class MachineFormats {
 
   private MachineFormats() {}
 
+  /**
+   * A machine. Version 2 adds the BMC's system after its pinned fingerprint; a version 1 record
+   * reads as a BMC that names no system.
+   */
   static final class MachineFormat implements RecordFormat<Machine> {
     @Override
     public int version() {
-      return 1;
+      return 2;
     }
 
     @Override
@@ -62,6 +66,7 @@ final class MachineFormats {
         out.writeInt(m.bmc().port());
         out.writeUTF(m.bmc().credentialRef());
         out.writeUTF(m.bmc().pinnedSha256());
+        out.writeUTF(m.bmc().system());
       }
       out.writeUTF(m.rack());
       out.writeUTF(m.zone());
@@ -83,8 +88,8 @@ final class MachineFormats {
 
     @Override
     public Machine read(int version, DataInputStream in) throws IOException {
-      if (version != 1) {
-        throw Records.unknownVersion("machine", version, 1);
+      if (version != 1 && version != 2) {
+        throw Records.unknownVersion("machine", version, 2);
       }
       MachineId id = MachineId.of(in.readUTF());
       String hostname = in.readUTF();
@@ -97,7 +102,8 @@ final class MachineFormats {
                 in.readUTF(),
                 in.readInt(),
                 in.readUTF(),
-                in.readUTF());
+                in.readUTF(),
+                version >= 2 ? in.readUTF() : "");
       }
       String rack = in.readUTF();
       String zone = in.readUTF();

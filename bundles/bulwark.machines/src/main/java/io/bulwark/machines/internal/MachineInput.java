@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * the value. The host name is an RFC 1123 name ({@link HostName}). Also reads the inventory CSV: a
  * header row naming the columns ({@code hostname}, {@code id}, {@code macs}, {@code rack}, {@code
  * zone}, {@code tags}, {@code node}, {@code bmc_protocol}, {@code bmc_address}, {@code bmc_port},
- * {@code bmc_username}, {@code bmc_password}, {@code bmc_sha256}; lists separated by ';'), fields
- * quoted as RFC 4180 quotes them.
+ * {@code bmc_username}, {@code bmc_password}, {@code bmc_sha256}, {@code bmc_system}; lists
+ * separated by ';'), fields quoted as RFC 4180 quotes them.
  */
 final class MachineInput {
   static final int MAX_ROWS = 10_000;
@@ -42,7 +42,8 @@ final class MachineInput {
           "bmc_port",
           "bmc_username",
           "bmc_password",
-          "bmc_sha256");
+          "bmc_sha256",
+          "bmc_system");
 
   /** A checked machine and the BMC credentials to seal (both null without a BMC). */
   record Parsed(NewMachine machine, String username, char[] password) {
@@ -58,7 +59,7 @@ final class MachineInput {
   /**
    * Checks one machine given as JSON ({@code hostname}, {@code id}, {@code macs}, {@code rack},
    * {@code zone}, {@code tags}, {@code node}, {@code bmc}: {protocol, address, port, username,
-   * password, sha256}).
+   * password, sha256, system}).
    *
    * @throws IllegalArgumentException naming the field and value that cannot be used
    */
@@ -123,7 +124,8 @@ final class MachineInput {
 
   /**
    * Reads a BMC: {@code {protocol (redfish), address, port (the protocol's), username, password,
-   * sha256 (optional: a fingerprint to pin at once)}}. The caller clears the password.
+   * sha256 (optional: a fingerprint to pin at once), system (optional: which system, by Redfish Id
+   * or path, where the BMC manages several)}}. The caller clears the password.
    *
    * @throws IllegalArgumentException naming the field and value that cannot be used
    */
@@ -146,7 +148,8 @@ final class MachineInput {
     // A fingerprint known from the site's inventory is pinned at once; else the first probe shows
     // it for an admin to approve.
     String pin = text(b, "sha256", "").strip().toLowerCase(Locale.ROOT);
-    BmcEndpoint endpoint = new BmcEndpoint(protocol, required(b, "address"), port, "", pin);
+    String system = text(b, "system", "").strip();
+    BmcEndpoint endpoint = new BmcEndpoint(protocol, required(b, "address"), port, "", pin, system);
     return new Bmc(endpoint, required(b, "username"), required(b, "password").toCharArray());
   }
 

@@ -598,15 +598,7 @@ public final class MachineRegistry implements MachineService {
       throw new IllegalArgumentException("there is already a machine '" + n.id() + "'");
     }
     Instant now = clock.instant();
-    BmcEndpoint bmc =
-        n.bmc() == null
-            ? null
-            : new BmcEndpoint(
-                n.bmc().protocol(),
-                n.bmc().address(),
-                n.bmc().port(),
-                secretName(n.id()),
-                n.bmc().pinnedSha256());
+    BmcEndpoint bmc = n.bmc() == null ? null : n.bmc().withCredentialRef(secretName(n.id()));
     if (bmc != null) {
       byte[] sealed = credential(username, password);
       try {
@@ -668,9 +660,7 @@ public final class MachineRegistry implements MachineService {
               + m.pending()
               + " under way at its BMC: wait for it to end, then set the BMC");
     }
-    BmcEndpoint sealedAt =
-        new BmcEndpoint(
-            bmc.protocol(), bmc.address(), bmc.port(), secretName(id), bmc.pinnedSha256());
+    BmcEndpoint sealedAt = bmc.withCredentialRef(secretName(id));
     byte[] sealed = credential(username, password);
     try {
       secrets.put(sealedAt.credentialRef(), sealed);

@@ -640,6 +640,7 @@ public final class MachineRoutes implements RouteContributor {
               .put("address", m.bmc().address())
               .put("port", m.bmc().port())
               .put("pinnedSha256", m.bmc().pinnedSha256().isEmpty() ? null : m.bmc().pinnedSha256())
+              .put("system", m.bmc().system().isEmpty() ? null : m.bmc().system())
               .put("error", m.bmcError().isEmpty() ? null : m.bmcError())
               .put("presentedSha256", m.presentedSha256().isEmpty() ? null : m.presentedSha256());
     }

@@ -1,5 +1,14 @@
 package io.bulwark.testing.redfish;
 
+import static io.bulwark.testing.redfish.RedfishAnswers.carried;
+import static io.bulwark.testing.redfish.RedfishAnswers.daemon;
+import static io.bulwark.testing.redfish.RedfishAnswers.error;
+import static io.bulwark.testing.redfish.RedfishAnswers.etag;
+import static io.bulwark.testing.redfish.RedfishAnswers.load;
+import static io.bulwark.testing.redfish.RedfishAnswers.merge;
+import static io.bulwark.testing.redfish.RedfishAnswers.normalise;
+import static io.bulwark.testing.redfish.RedfishAnswers.send;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -8,16 +17,12 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +51,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * after a delay; {@code OData-Version: 4.0} on every answer. The mockup files are never changed:
  * changes (a PATCH, a reset, a scenario's overlay) live in memory. Failures can be injected for the
  * next requests: latency, 503 with {@code Retry-After}, malformed JSON, a request that is never
- * answered; and the certificate can be swapped. Thread-safe.
+ * answered; and the certificate can be swapped. Modes a test switches on answer as DMTF's own
+ * Redfish-Mockup-Server does: a login answered 204 with {@code Location} and {@code X-Auth-Token}
+ * and no body ({@link #dmtfSessions}), resets accepted (204) without {@code PowerState} ever
+ * changing ({@link #dmtfResets}); others answer every login with one status ({@link
+ * #sessionLogins}) or every HTTP Basic request with one status ({@link #basicAnswers}). A test adds
+ * resources the mockup lacks with {@link #put}. Thread-safe.
  */
 public final class RedfishMockupServer implements AutoCloseable {
   private static final String SESSIONS = "/redfish/v1/SessionService/Sessions";
@@ -57,6 +67,8 @@ public final class RedfishMockupServer implements AutoCloseable {
   private final Map<String, JsonObject> resources = new ConcurrentHashMap<>();
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> carried = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> issued = java.util.Collections.synchronizedList(new ArrayList<>());
   private final ExecutorService handlers = Executors.newCachedThreadPool(daemon("redfish-mockup"));
   private final ScheduledExecutorService later =
       Executors.newSingleThreadScheduledExecutor(daemon("redfish-mockup-reset"));
@@ -70,6 +82,10 @@ public final class RedfishMockupServer implements AutoCloseable {
   private volatile Duration latency = Duration.ZERO;
   private volatile Duration resetDelay = Duration.ofMillis(300);
   private volatile Duration sessionTimeout = Duration.ofMinutes(30);
+  private volatile boolean dmtfSessions;
+  private volatile boolean dmtfResets;
+  private volatile int loginStatus;
+  private volatile int basicStatus;
   private volatile HttpsServer server;
   private final int port;
 
@@ -163,6 +179,48 @@ public final class RedfishMockupServer implements AutoCloseable {
     onReset = hook;
   }
 
+  /**
+   * Answers a login ({@code POST} to Sessions) as DMTF's Redfish-Mockup-Server does: 204 No Content
+   * with {@code Location} and {@code X-Auth-Token} and no body (off: 201 with the session as body).
+   */
+  public void dmtfSessions(boolean on) {
+    dmtfSessions = on;
+  }
+
+  /**
+   * Accepts a {@code #ComputerSystem.Reset} as DMTF's Redfish-Mockup-Server does: 204, and {@code
+   * PowerState} never changes (off: it changes after {@link #resetDelay}).
+   */
+  public void dmtfResets(boolean on) {
+    dmtfResets = on;
+  }
+
+  /**
+   * Answers every login with {@code status} and no session: a 2xx without {@code X-Auth-Token} and
+   * without body, another status with a Redfish error (a BMC without a session service, or one
+   * refusing it); 0 logs in as usual.
+   */
+  public void sessionLogins(int status) {
+    loginStatus = status;
+  }
+
+  /**
+   * Answers every request that carries HTTP Basic with {@code status} and a Redfish error (with
+   * {@code Retry-After: 0} for 503); 0 accepts HTTP Basic as usual.
+   */
+  public void basicAnswers(int status) {
+    basicStatus = status;
+  }
+
+  /** Adds the resource at {@code path}, or replaces it (a scenario's resource the mockup lacks). */
+  public void put(String path, JsonObject resource) {
+    String p = normalise(path);
+    if (!p.startsWith("/redfish/v1/")) {
+      throw new IllegalArgumentException("a Redfish resource is under /redfish/v1/, not " + path);
+    }
+    resources.put(p, resource.copy());
+  }
+
   /** Merges {@code patch} into the resource at {@code path} (a scenario: a failed fan…). */
   public void overlay(String path, JsonObject patch) {
     JsonObject r = resource(path);
@@ -189,6 +247,23 @@ public final class RedfishMockupServer implements AutoCloseable {
   public List<String> requests() {
     synchronized (log) {
       return List.copyOf(log);
+    }
+  }
+
+  /**
+   * Returns, for every request so far in the order of {@link #requests()}, the credential it
+   * carried: "X-Auth-Token " and the token, "Basic", or "".
+   */
+  public List<String> credentialsCarried() {
+    synchronized (carried) {
+      return List.copyOf(carried);
+    }
+  }
+
+  /** Returns the session tokens handed out so far, in order. */
+  public List<String> tokensIssued() {
+    synchronized (issued) {
+      return List.copyOf(issued);
     }
   }
 
@@ -228,7 +303,10 @@ public final class RedfishMockupServer implements AutoCloseable {
       String method = ex.getRequestMethod();
       String path = normalise(ex.getRequestURI().getPath());
       String ifMatch = ex.getRequestHeaders().getFirst("If-Match");
-      log.add(method + " " + path + (ifMatch == null ? "" : " If-Match " + ifMatch));
+      synchronized (log) {
+        log.add(method + " " + path + (ifMatch == null ? "" : " If-Match " + ifMatch));
+        carried.add(carried(ex));
+      }
       byte[] body = ex.getRequestBody().readAllBytes();
       if (hangNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         closed.await();
@@ -258,6 +336,11 @@ public final class RedfishMockupServer implements AutoCloseable {
         return;
       }
       boolean open = path.equals("/redfish/v1") || path.startsWith("/redfish/v1/odata");
+      if (!open && basicStatus != 0 && carried(ex).equals("Basic")) {
+        ex.getResponseHeaders().set("Retry-After", "0");
+        error(ex, basicStatus, "Base.1.8.GeneralError", "HTTP Basic answered " + basicStatus + ".");
+        return;
+      }
       String session = authenticated(ex);
       if (!open && session == null) {
         error(ex, 401, "Base.1.8.NoValidSession", "There is no valid session established.");
@@ -276,6 +359,15 @@ public final class RedfishMockupServer implements AutoCloseable {
   }
 
   private void login(HttpExchange ex, byte[] body) throws IOException {
+    int refuse = loginStatus;
+    if (refuse / 100 == 2) {
+      ex.sendResponseHeaders(refuse, -1);
+      return;
+    }
+    if (refuse != 0) {
+      error(ex, refuse, "Base.1.8.GeneralError", "The session service answered " + refuse + ".");
+      return;
+    }
     JsonObject credentials;
     try {
       credentials = new JsonObject(new String(body, StandardCharsets.UTF_8));
@@ -291,8 +383,13 @@ public final class RedfishMockupServer implements AutoCloseable {
     String id = HexFormat.of().formatHex(bytes(8));
     String token = HexFormat.of().formatHex(bytes(16));
     sessions.put(token, new Session(id, token, new long[] {System.nanoTime()}));
+    issued.add(token);
     ex.getResponseHeaders().set("X-Auth-Token", token);
     ex.getResponseHeaders().set("Location", SESSIONS + "/" + id);
+    if (dmtfSessions) {
+      ex.sendResponseHeaders(204, -1);
+      return;
+    }
     send(
         ex,
         201,
@@ -434,9 +531,13 @@ public final class RedfishMockupServer implements AutoCloseable {
           "The parameter ResetType with value " + type + " is not supported by the action.");
       return;
     }
+    if (dmtfResets) {
+      ex.sendResponseHeaders(204, -1);
+      return;
+    }
     later.schedule(
         () -> {
-          reset(r, type);
+          RedfishAnswers.reset(r, type);
           java.util.function.BiConsumer<String, String> hook = onReset;
           if (hook != null) {
             hook.accept(system, type);
@@ -445,20 +546,6 @@ public final class RedfishMockupServer implements AutoCloseable {
         resetDelay.toMillis(),
         TimeUnit.MILLISECONDS);
     ex.sendResponseHeaders(204, -1);
-  }
-
-  private static void reset(JsonObject system, String type) {
-    synchronized (system) {
-      String before = system.getString("PowerState", "Off");
-      String after =
-          switch (type) {
-            case "ForceOff", "GracefulShutdown" -> "Off";
-            case "PushPowerButton" -> before.equals("On") ? "Off" : "On";
-            case "Nmi" -> before;
-            default -> "On";
-          };
-      system.put("PowerState", after);
-    }
   }
 
   private void delete(HttpExchange ex, String path) throws IOException {
@@ -478,109 +565,12 @@ public final class RedfishMockupServer implements AutoCloseable {
   // ---- the tree ----
 
   private JsonObject resource(String path) {
-    return resources.computeIfAbsent(path, this::load);
-  }
-
-  private JsonObject load(String path) {
-    if (!path.equals("/redfish/v1") && !path.startsWith("/redfish/v1/")) {
-      return null;
-    }
-    String rest = path.substring("/redfish/v1".length());
-    Path folder = root;
-    for (String part : rest.split("/")) {
-      if (part.isEmpty()) {
-        continue;
-      }
-      if (part.equals("..") || part.contains("\\")) {
-        return null;
-      }
-      folder = folder.resolve(part);
-    }
-    Path file = folder.resolve("index.json");
-    if (!file.normalize().startsWith(root.normalize()) || !Files.isRegularFile(file)) {
-      return null;
-    }
-    try (InputStream in = Files.newInputStream(file)) {
-      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException | DecodeException e) {
-      return null;
-    }
-  }
-
-  private static String normalise(String path) {
-    String p = path;
-    while (p.length() > 1 && p.endsWith("/")) {
-      p = p.substring(0, p.length() - 1);
-    }
-    return p;
-  }
-
-  private static void merge(JsonObject into, JsonObject patch) {
-    for (String key : patch.fieldNames()) {
-      Object v = patch.getValue(key);
-      Object existing = into.getValue(key);
-      if (v instanceof JsonObject o && existing instanceof JsonObject e) {
-        merge(e, o);
-      } else {
-        into.put(key, v);
-      }
-    }
-  }
-
-  private static String etag(String encoded) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(encoded.getBytes(StandardCharsets.UTF_8));
-      return "W/\"" + HexFormat.of().formatHex(hash, 0, 8) + "\"";
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return resources.computeIfAbsent(path, p -> load(root, p));
   }
 
   private byte[] bytes(int n) {
     byte[] b = new byte[n];
     random.nextBytes(b);
     return b;
-  }
-
-  private static void error(HttpExchange ex, int status, String id, String message)
-      throws IOException {
-    JsonObject body =
-        new JsonObject()
-            .put(
-                "error",
-                new JsonObject()
-                    .put("code", id)
-                    .put("message", message)
-                    .put(
-                        "@Message.ExtendedInfo",
-                        new JsonArray()
-                            .add(
-                                new JsonObject()
-                                    .put("@odata.type", "#Message.v1_1_1.Message")
-                                    .put("MessageId", id)
-                                    .put("Message", message))));
-    send(ex, status, body);
-  }
-
-  private static void send(HttpExchange ex, int status, JsonObject body) throws IOException {
-    send(ex, status, body.encode().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void send(HttpExchange ex, int status, byte[] body) throws IOException {
-    ex.getResponseHeaders().set("Content-Type", "application/json;charset=utf-8");
-    ex.getResponseHeaders().set("OData-Version", "4.0");
-    ex.sendResponseHeaders(status, body.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(body);
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

@@ -3,7 +3,7 @@
  * where the mockups are.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.bulwark.testing.redfish;
 
 import org.osgi.annotation.bundle.Export;

@@ -20,15 +20,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Redfish session with one BMC, on the first system of its Systems collection: power through
- * {@code #ComputerSystem.Reset} with only the reset types the BMC lists, the next boot through the
- * system's {@code Boot} override (PATCH with the ETag read just before, as {@code If-Match}),
- * sensors from the chassis' Thermal and Power resources (or its Sensors collection where those are
- * absent), the event log from the system's LogServices, and the hardware inventory ({@link
- * RedfishInventory}). Resources are found by following links from the service root, never by
- * assuming paths. Vendor differences come from {@link VendorQuirk#TABLE} only: an OEM power cycle
- * where the BMC lists no {@code PowerCycle}, {@code BootSourceOverrideMode} in a boot override, and
- * firmware entries that do not run.
+ * A Redfish session with one BMC, on one system of its Systems collection (the one the endpoint
+ * names, else the first): power through {@code #ComputerSystem.Reset} with only the reset types the
+ * BMC lists, the next boot through the system's {@code Boot} override (PATCH with the ETag read
+ * just before, as {@code If-Match}), sensors from the system's chassis, the chassis containing them
+ * and, where the endpoint names no system, every chassis of the BMC ({@link RedfishSensors}), the
+ * event log from the system's LogServices, and the hardware inventory ({@link RedfishInventory}).
+ * Resources are found by following links from the service root, never by assuming paths. Vendor
+ * differences come from {@link VendorQuirk#TABLE} only: an OEM power cycle where the BMC lists no
+ * {@code PowerCycle}, {@code BootSourceOverrideMode} in a boot override, and firmware entries that
+ * do not run.
  */
 final class RedfishConnection implements BmcConnection {
   private static final Duration POLL = Duration.ofMillis(500);
@@ -39,6 +40,7 @@ final class RedfishConnection implements BmcConnection {
   private final RedfishClient client;
   private final String sessionLocation;
   private final String system;
+  private final boolean systemNamed;
   private final JsonObject root;
   private final Duration softOffTimeout;
   private final Duration powerTimeout;
@@ -47,12 +49,14 @@ final class RedfishConnection implements BmcConnection {
       RedfishClient client,
       String sessionLocation,
       String system,
+      boolean systemNamed,
       JsonObject root,
       Duration softOffTimeout,
       Duration powerTimeout) {
     this.client = client;
     this.sessionLocation = sessionLocation;
     this.system = system;
+    this.systemNamed = systemNamed;
     this.root = root.copy();
     this.softOffTimeout = softOffTimeout;
     this.powerTimeout = powerTimeout;
@@ -262,109 +266,8 @@ final class RedfishConnection implements BmcConnection {
 
   @Override
   public List<BmcSensor> sensors() throws BmcException {
-    List<BmcSensor> sensors = new ArrayList<>();
-    JsonObject s = client.get(system).body();
-    for (String chassis :
-        links(s.getJsonObject("Links", new JsonObject()).getJsonArray("Chassis"))) {
-      JsonObject c = client.get(chassis).body();
-      String thermal = link(c, "Thermal");
-      String power = link(c, "Power");
-      if (thermal != null) {
-        thermal(client.get(thermal).body(), sensors);
-      }
-      if (power != null) {
-        power(client.get(power).body(), sensors);
-      }
-      String list = link(c, "Sensors");
-      if (thermal == null && power == null && list != null) {
-        for (String member : links(client.get(list).body().getJsonArray("Members"))) {
-          sensor(client.get(member).body(), sensors);
-        }
-      }
-    }
-    return sensors;
-  }
-
-  private static void thermal(JsonObject t, List<BmcSensor> into) {
-    for (JsonObject r : objects(t.getJsonArray("Temperatures"))) {
-      into.add(
-          new BmcSensor(
-              r.getString("Name", "temperature"),
-              BmcSensor.Kind.TEMPERATURE,
-              number(r, "ReadingCelsius"),
-              "Cel",
-              health(r),
-              number(r, "LowerThresholdCritical"),
-              number(r, "UpperThresholdCritical")));
-    }
-    for (JsonObject r : objects(t.getJsonArray("Fans"))) {
-      into.add(
-          new BmcSensor(
-              r.getString("Name", r.getString("FanName", "fan")),
-              BmcSensor.Kind.FAN,
-              number(r, "Reading"),
-              r.getString("ReadingUnits", "RPM"),
-              health(r),
-              number(r, "LowerThresholdCritical"),
-              number(r, "UpperThresholdCritical")));
-    }
-  }
-
-  private static void power(JsonObject p, List<BmcSensor> into) {
-    for (JsonObject r : objects(p.getJsonArray("PowerControl"))) {
-      into.add(
-          new BmcSensor(
-              r.getString("Name", "power"),
-              BmcSensor.Kind.POWER,
-              number(r, "PowerConsumedWatts"),
-              "W",
-              health(r),
-              Double.NaN,
-              Double.NaN));
-    }
-    for (JsonObject r : objects(p.getJsonArray("Voltages"))) {
-      into.add(
-          new BmcSensor(
-              r.getString("Name", "voltage"),
-              BmcSensor.Kind.VOLTAGE,
-              number(r, "ReadingVolts"),
-              "V",
-              health(r),
-              number(r, "LowerThresholdCritical"),
-              number(r, "UpperThresholdCritical")));
-    }
-    for (JsonObject r : objects(p.getJsonArray("PowerSupplies"))) {
-      into.add(
-          new BmcSensor(
-              r.getString("Name", "power supply"),
-              BmcSensor.Kind.POWER_SUPPLY,
-              number(r, "LastPowerOutputWatts"),
-              "W",
-              health(r),
-              Double.NaN,
-              Double.NaN));
-    }
-  }
-
-  private static void sensor(JsonObject r, List<BmcSensor> into) {
-    BmcSensor.Kind kind =
-        switch (r.getString("ReadingType", "")) {
-          case "Temperature" -> BmcSensor.Kind.TEMPERATURE;
-          case "Rotational" -> BmcSensor.Kind.FAN;
-          case "Power" -> BmcSensor.Kind.POWER;
-          case "Voltage" -> BmcSensor.Kind.VOLTAGE;
-          default -> BmcSensor.Kind.OTHER;
-        };
-    JsonObject thresholds = r.getJsonObject("Thresholds", new JsonObject());
-    into.add(
-        new BmcSensor(
-            r.getString("Name", r.getString("Id", "sensor")),
-            kind,
-            number(r, "Reading"),
-            r.getString("ReadingUnits", ""),
-            health(r),
-            number(thresholds.getJsonObject("LowerCritical", new JsonObject()), "Reading"),
-            number(thresholds.getJsonObject("UpperCritical", new JsonObject()), "Reading")));
+    String collection = systemNamed ? null : link(root, "Chassis");
+    return new RedfishSensors(client).read(client.get(system).body(), collection);
   }
 
   @Override
@@ -448,7 +351,7 @@ final class RedfishConnection implements BmcConnection {
     return out;
   }
 
-  private static List<JsonObject> objects(JsonArray a) {
+  static List<JsonObject> objects(JsonArray a) {
     List<JsonObject> out = new ArrayList<>();
     if (a != null) {
       for (Object o : a) {
@@ -458,15 +361,6 @@ final class RedfishConnection implements BmcConnection {
       }
     }
     return out;
-  }
-
-  private static double number(JsonObject o, String field) {
-    Object v = o.getValue(field);
-    return v instanceof Number n ? n.doubleValue() : Double.NaN;
-  }
-
-  private static String health(JsonObject o) {
-    return o.getJsonObject("Status", new JsonObject()).getString("Health", "");
   }
 
   private static Instant instant(String text) {

@@ -11,6 +11,7 @@ import io.bulwark.lib.pki.PinnedTrust;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.osgi.service.component.annotations.Activate;
@@ -20,10 +21,12 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The Redfish BMC driver: finds the service from its root ({@code /redfish/v1}, read without
- * credentials), opens a session ({@code POST} to the SessionService's Sessions, {@code
- * X-Auth-Token} on every later request, {@code DELETE} of the session at the end) and falls back to
- * HTTP Basic where the BMC has no session service, then works on the first system of its Systems
- * collection. Certificates: pinned (see {@link PinnedTrust}).
+ * credentials), opens a session ({@code POST} to the SessionService's Sessions: any 2xx answer with
+ * an {@code X-Auth-Token} is a session, found at its {@code Location} or its body's {@code
+ * @odata.id}; the token on every later request, {@code DELETE} of the session at the end) and falls
+ * back to HTTP Basic on any other answer, then works on the system the endpoint names (by {@code
+ * Id} or path) or, where it names none, the first of the Systems collection. Certificates: pinned
+ * (see {@link PinnedTrust}).
  */
 @Component(
     service = BmcDriver.class,
@@ -32,6 +35,9 @@ import org.osgi.service.metatype.annotations.Designate;
     property = "bmc.protocol=redfish")
 @Designate(ocd = RedfishConfig.class)
 public final class RedfishDriver implements BmcDriver {
+  /** The most systems whose Id is read to find the one an endpoint names. */
+  static final int MAX_SYSTEMS = 64;
+
   private final Duration connect;
   private final Duration request;
   private final Duration softOff;
@@ -96,6 +102,8 @@ public final class RedfishDriver implements BmcDriver {
     }
     String sessions = sessionsPath(root.body());
     String location = "";
+    // What the session login answered where it opened no session (HTTP Basic is used then).
+    RedfishClient.Answer refused = null;
     char[] password = credentials.password();
     try {
       RedfishClient.Answer login =
@@ -105,29 +113,12 @@ public final class RedfishDriver implements BmcDriver {
               new JsonObject()
                   .put("UserName", credentials.username())
                   .put("Password", new String(password)));
-      if (login.status() == 201 || login.status() == 200) {
-        if (login.token().isEmpty()) {
-          throw new BmcException(
-              Kind.PROTOCOL, "BMC " + endpoint + " opened a session without an X-Auth-Token", null);
-        }
+      if (login.status() / 100 == 2 && !login.token().isEmpty()) {
         client.useToken(login.token());
         location = path(login.location(), login.body().getString("@odata.id", ""));
-      } else if (login.status() == 401 || login.status() == 403) {
-        throw new BmcException(
-            Kind.CREDENTIALS,
-            "BMC "
-                + endpoint
-                + " refused the credentials"
-                + RedfishClient.message(login.body()).map(m -> " (" + m + ")").orElse("")
-                + ": check the user name and password stored for the machine",
-            null);
-      } else if (login.status() == 404 || login.status() == 405 || login.status() == 501) {
-        client.useBasic(credentials.username(), password);
       } else {
-        throw new BmcException(
-            login.status() == 503 ? Kind.BUSY : Kind.PROTOCOL,
-            "BMC " + endpoint + " answered the login with " + login.status(),
-            null);
+        refused = login;
+        client.useBasic(credentials.username(), password);
       }
     } finally {
       Arrays.fill(password, '\0');
@@ -140,18 +131,116 @@ public final class RedfishDriver implements BmcDriver {
             Kind.UNSUPPORTED, "BMC " + endpoint + " lists no Systems collection", null);
       }
       List<String> members =
-          RedfishConnection.links(client.get(systems).body().getJsonArray("Members"));
+          RedfishConnection.links(
+              firstRead(client, systems, refused).body().getJsonArray("Members"));
       if (members.isEmpty()) {
         throw new BmcException(Kind.UNSUPPORTED, "BMC " + endpoint + " manages no system", null);
       }
       connection =
-          new RedfishConnection(client, location, members.get(0), root.body(), softOff, power);
+          new RedfishConnection(
+              client,
+              location,
+              system(client, endpoint, members),
+              !endpoint.system().isEmpty(),
+              root.body(),
+              softOff,
+              power);
       return connection;
     } finally {
       if (connection == null && !location.isEmpty()) {
         client.raw("DELETE", location, null);
       }
     }
+  }
+
+  /**
+   * The first authenticated request. Where the login opened no session ({@code refused} is its
+   * answer) and HTTP Basic is refused too, or busy as the login was, says so with both answers.
+   */
+  private static RedfishClient.Answer firstRead(
+      RedfishClient client, String path, RedfishClient.Answer refused) throws BmcException {
+    try {
+      return client.get(path);
+    } catch (BmcException e) {
+      if (refused == null) {
+        throw e;
+      }
+      String login =
+          "the session login answered "
+              + refused.status()
+              + RedfishClient.message(refused.body()).map(m -> " (" + m + ")").orElse("")
+              + (refused.status() / 100 == 2 ? " without an X-Auth-Token" : "");
+      if (e.kind() == Kind.CREDENTIALS) {
+        throw new BmcException(
+            Kind.CREDENTIALS,
+            "BMC "
+                + client.endpoint()
+                + " refused the credentials: "
+                + login
+                + ", and HTTP Basic was refused too: check the user name and password stored for"
+                + " the machine",
+            e);
+      }
+      if (e.kind() == Kind.BUSY && refused.status() == 503) {
+        throw new BmcException(
+            Kind.BUSY,
+            "BMC "
+                + client.endpoint()
+                + " is busy: "
+                + login
+                + ", and HTTP Basic was answered 503 too: retry later",
+            e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The path of the system the endpoint names (by {@code Id} or path) among the BMC's {@code
+   * members}, or the first where it names none.
+   */
+  private static String system(RedfishClient client, BmcEndpoint endpoint, List<String> members)
+      throws BmcException {
+    String wanted = endpoint.system();
+    if (wanted.isEmpty()) {
+      return members.get(0);
+    }
+    String path = trimmed(wanted);
+    for (String m : members) {
+      String member = trimmed(m);
+      if (member.equals(path) || member.substring(member.lastIndexOf('/') + 1).equals(wanted)) {
+        return m;
+      }
+    }
+    List<String> ids = new ArrayList<>();
+    for (String m : members.subList(0, Math.min(members.size(), MAX_SYSTEMS))) {
+      String id = client.get(m).body().getString("Id", "");
+      if (id.equals(wanted)) {
+        return m;
+      }
+      ids.add(id.isEmpty() ? m : id + " (" + m + ")");
+    }
+    throw new BmcException(
+        Kind.UNSUPPORTED,
+        "BMC "
+            + endpoint
+            + " manages no system '"
+            + wanted
+            + "'; its systems are "
+            + String.join(", ", ids)
+            + (members.size() > MAX_SYSTEMS
+                ? " and " + (members.size() - MAX_SYSTEMS) + " more"
+                : "")
+            + ": set the machine's BMC system to one of these Ids, or leave it empty for the first",
+        null);
+  }
+
+  private static String trimmed(String path) {
+    String p = path.strip();
+    while (p.length() > 1 && p.endsWith("/")) {
+      p = p.substring(0, p.length() - 1);
+    }
+    return p;
   }
 
   private static String sessionsPath(JsonObject root) {
