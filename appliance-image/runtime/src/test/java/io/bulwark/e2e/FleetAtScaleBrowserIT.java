@@ -183,6 +183,16 @@ class FleetAtScaleBrowserIT {
         Files.write(
             shots.resolve("system-2048.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // Each target says which generation of DCGM names its pages use: the simulated exporters
+        // write dcgm-exporter's DCGM 3.x names.
+        wait.until(
+            d ->
+                !d.findElements(By.cssSelector("#target-list td[data-naming='DCGM 3.x']"))
+                    .isEmpty());
+        browser.executeScript("document.getElementById('target-list').scrollIntoView()");
+        Files.write(
+            shots.resolve("system-2048-targets.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
       } finally {
         browser.quit();
       }
