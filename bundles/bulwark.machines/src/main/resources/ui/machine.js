@@ -203,7 +203,7 @@ export function mount(root, params, navigate, session) {
     const user = h('input', { id: 'bmc-username', autocomplete: 'off' });
     const password = h('input', { id: 'bmc-password', type: 'password', autocomplete: 'new-password' });
     const sha = h('input', { id: 'bmc-sha256', class: 'mono', placeholder: 'optional: its certificate\'s SHA-256, to pin it now', autocomplete: 'off' });
-    const system = h('input', { id: 'bmc-system', placeholder: 'optional: the Redfish system Id, e.g. 3', value: m.bmc && m.bmc.system ? m.bmc.system : '', autocomplete: 'off' });
+    const system = h('input', { id: 'bmc-system', placeholder: 'optional: its Id, e.g. 3', value: m.bmc && m.bmc.system ? m.bmc.system : '', autocomplete: 'off' });
     if (m.bmc) protocol.value = m.bmc.protocol;
     return h('form', { class: 'form-grid', id: 'bmc-form', onsubmit: async (e) => {
       e.preventDefault();

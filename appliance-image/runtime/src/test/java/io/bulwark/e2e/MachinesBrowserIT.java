@@ -237,6 +237,14 @@ class MachinesBrowserIT {
         Files.write(
             dir.resolve("machine-sensors.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // The BMC form offers the Redfish system, for a machine behind an enclosure's BMC.
+        browser.executeScript(
+            "arguments[0].scrollIntoView()", browser.findElement(By.id("bmc-form")));
+        assertThat(browser.findElement(By.cssSelector("label[for='bmc-system']")).getText())
+            .isEqualTo("System (when the BMC manages several)");
+        Files.write(
+            dir.resolve("machine-bmc-form.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
         // A demo machine: its simulated BMC read since the demo pinned it, sensors drawn over
         // time, the hardware inventory read with the first poll.
