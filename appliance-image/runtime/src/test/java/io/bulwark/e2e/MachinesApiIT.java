@@ -109,6 +109,15 @@ class MachinesApiIT {
           bulwark.send("POST", bulwark.baseUrl() + "/api/v1/machines/dgx-a07/deploy", "{}");
       assertThat(refused.statusCode()).isEqualTo(409);
       assertThat(refused.body()).contains("Commissioning").contains("dgx-a07");
+      // Commissioning set the next boot at the BMC in the background: a BMC operation is refused
+      // while another is under way, so wait for that one to end first.
+      for (int i = 0; i < 60; i++) {
+        if (new JsonObject(bulwark.get("/api/v1/machines/dgx-a07").body()).getString("pending")
+            == null) {
+          break;
+        }
+        Thread.sleep(250);
+      }
       // A power cycle is accepted and carried out in the background; this BMC is not reachable
       // from here, and its certificate is not pinned: the machine says which, in words.
       HttpResponse<String> power =
