@@ -22,11 +22,9 @@ import io.bulwark.testing.receivers.TestCertificates;
 import io.bulwark.testing.redfish.RedfishMockupServer;
 import io.bulwark.testing.redfish.RedfishMockups;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -130,10 +128,7 @@ class MachineBmcTest {
   }
 
   private static String fingerprint() throws Exception {
-    return HexFormat.of()
-        .formatHex(
-            MessageDigest.getInstance("SHA-256", "SUN")
-                .digest(tls.serverCertificate().getEncoded()));
+    return tls.serverSha256();
   }
 
   @Test

@@ -280,4 +280,19 @@ public final class TestCertificates {
       throw new IllegalStateException("Could not read the certificate " + pem, e);
     }
   }
+
+  /**
+   * Returns the SHA-256 fingerprint of the server certificate (64 lower-case hex digits), as an
+   * admin pins it.
+   */
+  public String serverSha256() {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(
+              java.security.MessageDigest.getInstance("SHA-256", "SUN")
+                  .digest(serverCertificate().getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot fingerprint the test server certificate", e);
+    }
+  }
 }

@@ -19,9 +19,7 @@ import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,11 +56,7 @@ class BladeEnclosureTest {
   static void providers() throws Exception {
     FipsProviders.install();
     tls = TestCertificates.create(certs);
-    pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    pin = tls.serverSha256();
   }
 
   @BeforeEach

@@ -20,10 +20,8 @@ import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,11 +60,7 @@ class DmtfMockupModesTest {
   static void providers() throws Exception {
     FipsProviders.install();
     tls = TestCertificates.create(certs);
-    pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    pin = tls.serverSha256();
   }
 
   static Stream<Path> mockups() {

@@ -17,9 +17,7 @@ import io.bulwark.testing.redfish.RedfishMockupServer;
 import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,11 +49,7 @@ class RedfishInventoryTest {
   }
 
   private BmcConnection connect(RedfishMockupServer bmc) throws Exception {
-    String pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    String pin = tls.serverSha256();
     return driver.connect(
         new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "machine.bmc.m", pin),
         new BmcCredentials(USER, PASSWORD.toCharArray()));

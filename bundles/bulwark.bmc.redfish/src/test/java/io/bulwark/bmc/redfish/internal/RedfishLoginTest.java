@@ -15,9 +15,7 @@ import io.bulwark.testing.receivers.TestCertificates;
 import io.bulwark.testing.redfish.RedfishMockupServer;
 import io.bulwark.testing.redfish.RedfishMockups;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,11 +64,7 @@ class RedfishLoginTest {
   }
 
   private BmcConnection connect(String password) throws Exception {
-    String pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    String pin = tls.serverSha256();
     return driver.connect(
         new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "machine.bmc.l", pin),
         new BmcCredentials(USER, password.toCharArray()));

@@ -15,9 +15,7 @@ import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,11 +63,7 @@ class RedfishSensorsTest {
   }
 
   private List<BmcSensor> sensors() throws Exception {
-    String pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    String pin = tls.serverSha256();
     try (BmcConnection c =
         driver.connect(
             new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "machine.bmc.s", pin),

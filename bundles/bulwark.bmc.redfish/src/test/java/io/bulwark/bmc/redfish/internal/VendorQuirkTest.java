@@ -18,9 +18,7 @@ import io.bulwark.testing.redfish.RedfishMockups;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,11 +67,7 @@ class VendorQuirkTest {
   }
 
   private BmcConnection connect() throws Exception {
-    String pin =
-        HexFormat.of()
-            .formatHex(
-                MessageDigest.getInstance("SHA-256", "SUN")
-                    .digest(tls.serverCertificate().getEncoded()));
+    String pin = tls.serverSha256();
     return driver.connect(
         new BmcEndpoint(BmcProtocol.REDFISH, "127.0.0.1", bmc.port(), "machine.bmc.q", pin),
         new BmcCredentials(USER, PASSWORD.toCharArray()));
