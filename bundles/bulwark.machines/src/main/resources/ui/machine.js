@@ -1,7 +1,9 @@
 // A machine's page: its state with the reason and since when, power and BMC, the operations its state allows
 // now (the destructive ones ask twice), the next boot, the BMC certificate waiting for an admin's approval, and
 // the history of every change: who, why, from, to; the BMC's sensors now and as charts over the last hours, its
-// event log, and the hardware inventory its last probe read. While a BMC operation is pending the page follows it.
+// event log, and the hardware inventory its last probe read; for a machine linked to a GPU node, that node's GPUs in
+// the state the capacity account gives them (the same the fleet page, the node page, /metrics and the CLI show) and
+// the node's open findings, GPU and BMC alike. While a BMC operation is pending the page follows it.
 
 import { getJson, send } from '/js/api.js';
 import { h, replace } from '/js/dom.js';
@@ -35,6 +37,7 @@ export function mount(root, params, navigate, session) {
   const eventsHost = h('div', { class: 'table-wrap', id: 'machine-events' });
   const chartsHost = h('div', { class: 'chart-grid', id: 'machine-sensor-charts' });
   const inventoryHost = h('div', { class: 'table-wrap', id: 'machine-inventory' });
+  const nodeHost = h('div', { class: 'table-wrap', id: 'machine-node' });
   const windowSelect = h('select', { id: 'machine-sensor-window', 'aria-label': 'Sensor chart window', onchange: () => refresh() },
     [[60, 'last hour'], [360, 'last 6 hours'], [1440, 'last 24 hours']].map(([v, l]) => h('option', { value: v }, l)));
   let timer = null;
@@ -46,12 +49,45 @@ export function mount(root, params, navigate, session) {
     canAct ? h('section', { class: 'panel' }, h('h2', {}, 'Operations'),
       guardHost, h('div', { class: 'form-stack' }, h('label', {}, 'Reason', reason)), actions, bootHost) : '',
     isAdmin ? h('section', { class: 'panel' }, h('h2', {}, 'BMC'), bmcHost) : '',
+    h('section', { class: 'panel' }, h('h2', {}, 'GPU node'), nodeHost),
     h('section', { class: 'panel' }, h('h2', {}, 'BMC sensors'), sensorsHost),
     h('section', { class: 'panel' }, h('div', { class: 'page-head' }, h('h2', {}, 'BMC sensors over time'),
       h('label', { class: 'window' }, 'Window ', windowSelect)), chartsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'BMC event log'), eventsHost),
     h('section', { class: 'panel' }, h('h2', {}, 'Hardware inventory'), inventoryHost),
     h('section', { class: 'panel' }, h('h2', {}, 'History'), historyHost));
+
+  /** The linked node's GPUs as the capacity account counts them, and its open findings. */
+  function renderNode(n, m) {
+    if (!m.node) {
+      replace(nodeHost, h('p', { class: 'muted' }, 'Not linked to a GPU node: the machine is linked when its host name, or a GPU UUID its BMC reports, is one telemetry knows.'));
+      return;
+    }
+    if (!n) {
+      replace(nodeHost, h('p', { class: 'muted' }, `Node ${m.node} is not in the inventory yet.`));
+      return;
+    }
+    const open = n.findings.filter((f) => f.state === 'open');
+    replace(nodeHost,
+      h('p', {}, h('a', { href: `#/nodes/${encodeURIComponent(m.node)}`, id: 'machine-node-link' }, m.node), ` · ${n.gpus.length} GPUs`),
+      h('table', { class: 'table', id: 'machine-node-gpus' },
+        h('thead', {}, h('tr', {}, ['GPU', 'Health', 'Capacity', 'Performance'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, n.gpus.map((g) => h('tr', { data: { gpu: g.index, health: g.health, state: g.state || '' } },
+          h('td', { class: 'num' }, g.index),
+          h('td', {}, h('span', { class: `badge health-${g.health}` }, g.health)),
+          h('td', {}, g.state ? (g.limitedBy ? `${g.state} (${g.limitedBy})` : g.state) : '–'),
+          h('td', { class: 'num' }, g.relativePerformance === null || g.relativePerformance === undefined ? '–' : `${Math.round(g.relativePerformance * 100)}%`))))),
+      open.length
+        ? h('table', { class: 'table', id: 'machine-node-findings' },
+          h('thead', {}, h('tr', {}, ['Open finding', 'GPU', 'Severity', 'Since', 'Summary'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, open.map((f) => h('tr', { data: { kind: f.kind, severity: f.severity } },
+            h('td', { class: 'mono' }, h('a', { href: `#/finding/${encodeURIComponent(f.id)}` }, f.kind)),
+            h('td', {}, f.gpu >= 0 ? String(f.gpu) : 'node'),
+            h('td', {}, h('span', { class: `badge sev-${f.severity}` }, f.severity)),
+            h('td', { class: 'nowrap', title: absolute(f.firstSeen) }, relative(f.firstSeen)),
+            h('td', {}, f.summary)))))
+        : h('p', { class: 'muted', id: 'machine-node-findings' }, 'No open finding on this node.'));
+  }
 
   function renderSensors(r) {
     const when = r.readAt ? h('p', { class: 'muted small' }, `Read ${relative(r.readAt)} (${absolute(r.readAt)})`, r.error ? ` · ${r.error}` : '') : '';
@@ -246,6 +282,7 @@ export function mount(root, params, navigate, session) {
       const [m, h2, sensors, charts, inventory] = await Promise.all([getJson(base), getJson(`${base}/history`),
         getJson(`${base}/sensors`), getJson(`${base}/sensors/history?minutes=${windowSelect.value}`), getJson(`${base}/inventory`)]);
       render(m, h2.history);
+      renderNode(m.node ? await getJson(`nodes/${encodeURIComponent(m.node)}?minutes=1`).catch(() => null) : null, m);
       renderSensors(sensors);
       renderCharts(charts);
       renderInventory(inventory);

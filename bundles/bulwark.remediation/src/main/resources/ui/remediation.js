@@ -89,7 +89,8 @@ export function mount(root, params, navigate, session) {
       card('runs-running', 'Running', c.running + c['awaiting-approval'], c['awaiting-approval'] ? `${c['awaiting-approval']} awaiting approval` : ''),
       card('runs-held', 'Held back', c.held, c.held ? 'by a guardrail' : ''),
       card('runs-failed', 'Failed or escalated', c.failed + c.escalated, 'to a person'),
-      card('runs-succeeded', 'Succeeded', c.succeeded, ''),
+      card('runs-succeeded', 'Succeeded', c.succeeded, 'repaired and back in service'),
+      card('runs-dry', 'Dry runs', c['dry-run'] || 0, 'plans shown, nothing done'),
       card('schedulers', 'Schedulers', overview.schedulers.length ? overview.schedulers.join(', ') : 'none', ''),
       h('div', { class: 'stat' }, canAct && !overview.guardrails.killSwitch
         ? act('Kill switch: stop all automation', 'Confirm: stop everything', 'kill-switch', () => send('POST', 'remediation/kill-switch', { on: true }))

@@ -210,6 +210,17 @@ export function mount(root) {
     }
   }
 
+  /** Returns true if a GPU's state in the account differs from the state the grid was drawn with. */
+  function stateChanged(report) {
+    if (!report.gpus) return report.gpusUnknown !== gpusShown('unknown');
+    const drawn = new Map();
+    for (const n of nodes) for (const g of n.gpus) drawn.set(`${n.id}/${g.index}`, g.state);
+    return report.gpus.some((g) => {
+      const state = g.unknown ? 'unknown' : !g.healthy ? 'failed' : g.relativePerformance < 1 ? 'degraded' : 'healthy';
+      return drawn.get(`${g.node}/${g.gpu}`) !== state;
+    });
+  }
+
   /** The GPUs the grid shows, or those of them in one health state. */
   function gpusShown(health) {
     return nodes.reduce((sum, n) => sum + n.gpus.filter((g) => !health || g.health === health).length, 0);
@@ -230,8 +241,10 @@ export function mount(root) {
     onCapacity(report) {
       capacity = report;
       renderCapacity();
-      // GPUs that appeared, went or stopped reporting since the grid was read: read the nodes again.
-      if (report.gpusInstalled !== gpusShown() || report.gpusUnknown !== gpusShown('unknown')) refreshNodes();
+      // A GPU whose state in the account changed since the grid was read (failed, degraded, back to
+      // full speed, unknown), or GPUs that appeared or went: read the nodes again, so that the grid
+      // never shows another state than the headline counts.
+      if (report.gpusInstalled !== gpusShown() || stateChanged(report)) refreshNodes();
     },
     onFinding(f) {
       if (f.state === 'open' && f.severity === 'critical' && !open.has(f.id)) {

@@ -45,7 +45,7 @@ export function mount(root, params, navigate) {
     h('section', { class: 'panel' }, h('h2', {}, 'Telemetry'), historyNote, charts),
     h('section', { class: 'panel' }, h('h2', {}, 'Findings on this node'), findingsHost));
 
-  function render(data) {
+  function render(data, machines) {
     const node = data.node;
     const w = data.window;
     historyNote.textContent = w.minutes > 10 ? historyText(w) : '';
@@ -55,7 +55,9 @@ export function mount(root, params, navigate) {
       fact('Open findings', node.openFindings),
       fact('Worst severity', node.worstSeverity || 'none'),
       fact('Last scrape', node.lastScrape ? `${relative(node.lastScrape)} (${absolute(node.lastScrape)})` : 'never'),
-      fact('First seen', absolute(node.firstSeen)));
+      fact('First seen', absolute(node.firstSeen)),
+      machines.length ? fact('Machine', machines.map((m, i) => [i ? ', ' : '',
+        h('a', { href: `#/machine/${encodeURIComponent(m.id)}`, class: 'mono node-machine' }, m.id)])) : '');
     replace(gpuHost, gpuTable(data.gpus));
     replace(charts, METRICS.map((m) => metricChart(m, data)));
     replace(findingsHost, findingsTable('node-findings', data.findings, NODE_COLUMNS, 'No findings recorded on this node.'));
@@ -77,7 +79,10 @@ export function mount(root, params, navigate) {
 
   async function refresh() {
     try {
-      render(await getJson(`nodes/${encodeURIComponent(id)}?minutes=${minutes}`));
+      // The machine linked to this node, where the machines bundle runs (none otherwise).
+      const [data, linked] = await Promise.all([getJson(`nodes/${encodeURIComponent(id)}?minutes=${minutes}`),
+        getJson(`machines?node=${encodeURIComponent(id)}`).catch(() => ({ machines: [] }))]);
+      render(data, linked.machines || []);
       error.hidden = true;
     } catch (e) {
       error.textContent = e.status === 404 ? `No node named ${id} is in the inventory.` : e.message;
@@ -126,18 +131,19 @@ function metricChart(metric, data) {
 
 function gpuTable(gpus) {
   return h('table', { id: 'gpu-list', class: 'table' },
-    h('thead', {}, h('tr', {}, ['GPU', 'Health', 'Reporting', 'Performance', 'Open findings', 'Model', 'UUID']
+    h('thead', {}, h('tr', {}, ['GPU', 'Health', 'Capacity', 'Reporting', 'Performance', 'Open findings', 'Model', 'UUID']
       .map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, gpus.length ? gpus.map((g) => h('tr', { data: { gpu: g.index, health: g.health } },
       h('td', { class: 'num' }, g.index),
       h('td', {}, h('span', { class: `badge health-${g.health}` }, g.health)),
+      h('td', { data: { state: g.state || '' } }, g.state ? (g.limitedBy ? `${g.state} (${g.limitedBy})` : g.state) : '–'),
       h('td', {}, g.reporting ? 'yes' : 'no'),
       h('td', { class: 'num' }, percent(g.relativePerformance)),
       h('td', { class: 'num' }, g.openFindings),
       h('td', {}, g.model || '–'),
-      h('td', { class: 'mono small' }, g.uuid || '–'))) : h('tr', { class: 'empty' }, h('td', { colspan: 7 }, 'No GPUs known on this node.'))));
+      h('td', { class: 'mono small' }, g.uuid || '–'))) : h('tr', { class: 'empty' }, h('td', { colspan: 8 }, 'No GPUs known on this node.'))));
 }
 
-function fact(label, value) {
-  return h('div', { class: 'fact' }, h('dt', {}, label), h('dd', {}, value));
+function fact(label, ...value) {
+  return h('div', { class: 'fact' }, h('dt', {}, label), h('dd', {}, ...value));
 }

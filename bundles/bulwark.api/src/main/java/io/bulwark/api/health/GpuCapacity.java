@@ -53,6 +53,22 @@ public record GpuCapacity(
   }
 
   /**
+   * Returns the one state of this GPU every view shows: {@code healthy}, {@code degraded}, {@code
+   * failed} or {@code unknown}, as the account counts it.
+   *
+   * @since 1.6
+   */
+  public String state() {
+    if (unknown()) {
+      return "unknown";
+    }
+    if (!healthy) {
+      return "failed";
+    }
+    return degraded() ? "degraded" : "healthy";
+  }
+
+  /**
    * Returns the cause this GPU's lost capacity is booked under, or null if it loses none.
    *
    * @since 1.2

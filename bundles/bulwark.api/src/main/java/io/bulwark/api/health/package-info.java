@@ -3,7 +3,7 @@
  * the effective-capacity account.
  */
 @Export
-@Version("1.5.0")
+@Version("1.6.0")
 package io.bulwark.api.health;
 
 import org.osgi.annotation.bundle.Export;

@@ -116,6 +116,7 @@ public final class MachineRoutes implements RouteContributor {
     String rack = ctx.request().getParam("rack");
     String tag = ctx.request().getParam("tag");
     String power = ctx.request().getParam("power");
+    String linkedTo = ctx.request().getParam("node");
     // The GPUs of each machine's node and its open findings, looked up once for the whole list.
     Map<NodeId, Integer> gpus = new java.util.HashMap<>();
     FleetRepository f = fleet;
@@ -133,7 +134,8 @@ public final class MachineRoutes implements RouteContributor {
       if ((state == null || m.state() == state)
           && (rack == null || m.rack().equals(rack))
           && (tag == null || m.tags().contains(tag))
-          && (power == null || m.power().apiName().equals(power))) {
+          && (power == null || m.power().apiName().equals(power))
+          && (linkedTo == null || (m.node() != null && m.node().value().equals(linkedTo)))) {
         NodeId node =
             m.node() != null
                 ? m.node()

@@ -1,10 +1,7 @@
 package io.bulwark.remediation.internal;
 
 import io.bulwark.api.remediation.Guardrails;
-import io.bulwark.api.remediation.Run;
-import io.bulwark.api.remediation.RunState;
 import io.bulwark.web.api.MetricsSource;
-import java.util.EnumMap;
 import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -22,21 +19,17 @@ public final class RemediationMetrics implements MetricsSource {
 
   @Override
   public String exposition() {
-    Map<RunState, Integer> byState = new EnumMap<>(RunState.class);
-    for (RunState s : RunState.values()) {
-      byState.put(s, 0);
-    }
-    for (Run r : engine.runs(Integer.MAX_VALUE)) {
-      byState.merge(r.state(), 1, Integer::sum);
-    }
+    Map<String, Integer> byState = RunCounts.of(engine.runs(Integer.MAX_VALUE));
     Guardrails g = engine.guardrails();
     StringBuilder b = new StringBuilder();
-    b.append("# HELP bulwark_remediation_runs Remediation runs kept, by state.\n");
+    b.append(
+        "# HELP bulwark_remediation_runs Remediation runs kept, by state (dry runs that showed"
+            + " their plan as dry-run, not succeeded).\n");
     b.append("# TYPE bulwark_remediation_runs gauge\n");
     byState.forEach(
         (s, n) ->
             b.append("bulwark_remediation_runs{state=\"")
-                .append(s.apiName())
+                .append(s)
                 .append("\"} ")
                 .append(n)
                 .append('\n'));

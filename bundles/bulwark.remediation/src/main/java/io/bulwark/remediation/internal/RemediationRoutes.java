@@ -6,7 +6,6 @@ import io.bulwark.api.audit.AuditOutcome;
 import io.bulwark.api.remediation.Guardrails;
 import io.bulwark.api.remediation.Policy;
 import io.bulwark.api.remediation.Run;
-import io.bulwark.api.remediation.RunState;
 import io.bulwark.api.scheduler.SchedulerConnector;
 import io.bulwark.api.security.Principal;
 import io.bulwark.api.security.Role;
@@ -77,13 +76,7 @@ public final class RemediationRoutes implements RouteContributor {
   }
 
   static JsonObject overview(RemediationEngine engine, Schedulers schedulers) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (RunState s : RunState.values()) {
-      counts.put(s.apiName(), 0);
-    }
-    for (Run r : engine.runs(Integer.MAX_VALUE)) {
-      counts.merge(r.state().apiName(), 1, Integer::sum);
-    }
+    Map<String, Integer> counts = RunCounts.of(engine.runs(Integer.MAX_VALUE));
     JsonObject c = new JsonObject();
     counts.forEach(c::put);
     return new JsonObject()

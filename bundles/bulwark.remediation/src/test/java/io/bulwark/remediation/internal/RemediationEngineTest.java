@@ -172,6 +172,28 @@ class RemediationEngineTest {
   }
 
   @Test
+  void aDryRunThatShowedItsPlanCountsAsADryRunNotAsASuccess() {
+    try (MapDbRecordStore store = MapDbRecordStore.inFolder(dir)) {
+      RemediationEngine e = engine(store, PolicyMode.DRY_RUN);
+      e.savePolicy(policy(PolicyMode.DRY_RUN, LADDER), "admin");
+      e.findingChanged(xid("node-004"));
+      ticks(e, 8);
+      Run run = e.runs(10).get(0);
+      assertTrue(run.dryRun(), run.toString());
+      assertEquals(RunState.SUCCEEDED, run.state(), run.toString());
+
+      java.util.Map<String, Integer> counts = RunCounts.of(e.runs(10));
+      assertEquals(1, counts.get(RunCounts.DRY_RUN));
+      assertEquals(0, counts.get(RunState.SUCCEEDED.apiName()));
+      assertEquals(
+          1,
+          RemediationRoutes.overview(e, new Schedulers())
+              .getJsonObject("runs")
+              .getInteger("dry-run"));
+    }
+  }
+
+  @Test
   void aNotifyStepTellsItsAudienceThroughTheAlertChannelsAndWaitsWhenTheNoticeCannotBeQueued() {
     List<String> told = new java.util.ArrayList<>();
     AtomicInteger refusals = new AtomicInteger(1);

@@ -1,6 +1,7 @@
 package io.bulwark.web.internal;
 
 import io.bulwark.api.health.Finding;
+import io.bulwark.api.health.GpuCapacity;
 import io.bulwark.api.health.Severity;
 import java.util.Collection;
 import java.util.Locale;
@@ -18,6 +19,29 @@ enum GpuHealth {
   CRITICAL,
   MISSING,
   UNKNOWN;
+
+  /**
+   * Returns the colour of a GPU from its state in the capacity account ({@code capacity}, null for
+   * a GPU the account does not hold yet), whether telemetry lists it, and the open findings on it
+   * or its node, so that the grid never contradicts the account: unknown there is unknown here,
+   * failed there is critical (or missing) here, degraded there is at least a warning here.
+   */
+  static GpuHealth of(GpuCapacity capacity, boolean reporting, Collection<Finding> openFindings) {
+    if (capacity == null) {
+      return of(true, reporting, openFindings);
+    }
+    if (capacity.unknown()) {
+      return UNKNOWN;
+    }
+    GpuHealth byFindings = of(true, reporting, openFindings);
+    if (!capacity.healthy()) {
+      return byFindings == MISSING ? MISSING : CRITICAL;
+    }
+    if (capacity.degraded() && byFindings == HEALTHY) {
+      return WARNING;
+    }
+    return byFindings == CRITICAL ? WARNING : byFindings;
+  }
 
   /**
    * Returns the health of a GPU from whether its node reports, whether telemetry lists the GPU, and

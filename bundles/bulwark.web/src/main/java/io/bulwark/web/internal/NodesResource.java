@@ -171,7 +171,14 @@ final class NodesResource {
         .put("lastSeen", ApiJson.instant(node.lastSeen()));
   }
 
-  /** Returns one entry per GPU installed or reported, by index, with its health. */
+  /**
+   * Returns one entry per GPU installed or reported, by index, with its state in the capacity
+   * account ({@code state}: healthy, degraded, failed, unknown; what the headline, {@code
+   * /api/v1/capacity}, {@code /metrics} and the CLI count) and the colour the grid gives it ({@code
+   * health}), which follows from the same state and the same findings: those on the GPU and those
+   * on its whole node (a node's critical finding fails all its GPUs in the account, so it colours
+   * them all).
+   */
   private List<JsonObject> gpus(Node node, List<Finding> open, Map<String, GpuCapacity> capacity) {
     Map<Integer, Gpu> reported = reportedByIndex(node.id());
     TreeMap<Integer, Boolean> indices = new TreeMap<>();
@@ -181,13 +188,16 @@ final class NodesResource {
         .map(
             e -> {
               int index = e.getKey();
-              List<Finding> onGpu = open.stream().filter(f -> f.gpu() == index).toList();
+              List<Finding> onGpu =
+                  open.stream().filter(f -> f.gpu() == index || f.gpu() < 0).toList();
               GpuCapacity cap = capacity.get(node.id().value() + "/" + index);
               return new JsonObject()
                   .put("index", index)
+                  .put("health", GpuHealth.of(cap, e.getValue(), onGpu).label())
+                  .put("state", cap == null ? null : cap.state())
                   .put(
-                      "health",
-                      GpuHealth.of(cap == null || !cap.unknown(), e.getValue(), onGpu).label())
+                      "limitedBy",
+                      cap == null || cap.limitedBy().isEmpty() ? null : cap.limitedBy())
                   .put("reporting", e.getValue())
                   .put("openFindings", onGpu.size())
                   .put(

@@ -2,6 +2,10 @@ package io.bulwark.web.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.bulwark.api.fleet.NodeId;
+import io.bulwark.api.health.CapacityReport;
+import io.bulwark.api.health.GpuCapacity;
+import io.bulwark.api.health.Severity;
 import io.bulwark.api.telemetry.DcgmField;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -66,8 +70,76 @@ class WebApiTest {
     assertThat(a02.getString("id")).isEqualTo("gpu-a02");
     assertThat(a02.getInteger("openFindings")).isZero();
     assertThat(a02.getValue("worstSeverity")).isNull();
+    // GPU 1 serves at 90% in the account (degraded): never green beside a headline that says so.
     assertThat(a02.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("health")))
-        .containsExactly("healthy", "healthy");
+        .containsExactly("healthy", "warning");
+    assertThat(a01.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("state")))
+        .containsExactly("healthy", "failed", "degraded", "failed");
+  }
+
+  @Test
+  void aNodeWideCriticalFindingColoursEveryGpuAsTheAccountCountsIt() {
+    // A BMC event-log failure is a finding on the whole node: the account fails all its GPUs.
+    fixture.health.add(
+        FleetFixture.finding(
+            "f-sel",
+            "bmc-sel-hardware",
+            NodeId.of("gpu-a02"),
+            -1,
+            Severity.CRITICAL,
+            Instant.ofEpochMilli(fixture.now - 60_000),
+            Instant.ofEpochMilli(fixture.now - 1_000),
+            null,
+            "Uncorrectable memory ECC in the BMC event log",
+            "Replace the DIMM."));
+    fixture.health.capacity(
+        CapacityReport.of(
+            Instant.ofEpochMilli(fixture.now),
+            List.of(
+                new GpuCapacity(NodeId.of("gpu-a01"), 0, true, 1.0, ""),
+                new GpuCapacity(NodeId.of("gpu-a01"), 1, false, 0.0, "xid"),
+                new GpuCapacity(NodeId.of("gpu-a01"), 2, true, 0.7, "thermal-throttle"),
+                new GpuCapacity(NodeId.of("gpu-a01"), 3, false, 0.0, "gpu-missing"),
+                new GpuCapacity(NodeId.of("gpu-a02"), 0, false, 0.0, "bmc-sel-hardware"),
+                new GpuCapacity(NodeId.of("gpu-a02"), 1, false, 0.0, "bmc-sel-hardware"))));
+
+    JsonObject nodes = api.json("/api/v1/nodes");
+    JsonObject capacity = api.json("/api/v1/capacity");
+
+    JsonObject a02 = nodes.getJsonArray("nodes").getJsonObject(1);
+    assertThat(a02.getJsonArray("gpus").stream().map(g -> ((JsonObject) g).getString("health")))
+        .containsExactly("critical", "critical");
+    // Every GPU: the same state in the node list as in the account, and a colour that follows.
+    java.util.Map<String, String> accountStates = new java.util.HashMap<>();
+    for (Object o : capacity.getJsonArray("gpus")) {
+      JsonObject g = (JsonObject) o;
+      String state =
+          g.getBoolean("unknown")
+              ? "unknown"
+              : !g.getBoolean("healthy")
+                  ? "failed"
+                  : g.getDouble("relativePerformance") < 1 ? "degraded" : "healthy";
+      accountStates.put(g.getString("node") + "/" + g.getInteger("gpu"), state);
+    }
+    int failedCells = 0;
+    for (Object n : nodes.getJsonArray("nodes")) {
+      for (Object o : ((JsonObject) n).getJsonArray("gpus")) {
+        JsonObject g = (JsonObject) o;
+        String key = ((JsonObject) n).getString("id") + "/" + g.getInteger("index");
+        assertThat(g.getString("state")).as(key).isEqualTo(accountStates.get(key));
+        String health = g.getString("health");
+        switch (g.getString("state")) {
+          case "failed" -> assertThat(health).as(key).isIn("critical", "missing");
+          case "unknown" -> assertThat(health).as(key).isEqualTo("unknown");
+          case "degraded" -> assertThat(health).as(key).isEqualTo("warning");
+          default -> assertThat(health).as(key).isIn("healthy", "warning");
+        }
+        if (g.getString("state").equals("failed")) {
+          failedCells++;
+        }
+      }
+    }
+    assertThat(failedCells).isEqualTo(capacity.getInteger("gpusFailed")).isEqualTo(4);
   }
 
   @Test
