@@ -6,7 +6,8 @@ import { debounce, h, replace } from '/js/dom.js';
 import { findingsTable } from '/js/findings-table.js';
 import { bySeverityThenAge } from '/js/format.js';
 
-// Every kind the built-in detectors report (FindingKind.BUILT_IN), and the appliance's own.
+// Every kind the built-in detectors report (FindingKind.BUILT_IN); the kinds of every detector running (the BMC
+// detectors, the appliance's own, a plugin's) are added from the health API when the page opens.
 const KNOWN_KINDS = ['xid', 'ecc-dbe', 'ecc-sbe-rate', 'retired-pages-pending', 'row-remap-pending', 'row-remap-failure',
   'nvlink-errors', 'pcie-replay', 'pcie-downtrained', 'thermal-throttle', 'power-throttle', 'thermal-margin', 'straggler',
   'gpu-missing', 'telemetry-stale'];
@@ -99,6 +100,14 @@ export function mount(root, params, navigate) {
 
   const refreshSoon = debounce(refresh, 500);
   refresh();
+  // Every kind a running detector reports, besides the built-in ones: the filter offers them all.
+  getJson('health').then((health) => {
+    const all = [...new Set([...kinds, ...(health.detectors || [])])].sort();
+    if (all.length === kinds.length) return;
+    const chosen = kindSelect.value;
+    replace(kindSelect, h('option', { value: '', selected: chosen === '' }, 'all kinds'),
+      all.map((k) => h('option', { value: k, selected: k === chosen }, k)));
+  }).catch(() => {});
   return {
     refresh,
     onCapacity() {},

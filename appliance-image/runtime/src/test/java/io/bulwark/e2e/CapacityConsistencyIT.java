@@ -183,6 +183,16 @@ class CapacityConsistencyIT {
       Files.write(
           shots.resolve("node-page-bmc-failed.png"),
           ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+      // The findings page filters by every kind a detector reports, the BMC's included.
+      browser.get(bulwark.baseUrl() + "/#/findings");
+      wait.until(
+          d ->
+              !d.findElements(By.cssSelector("#filter-kind option[value='bmc-sel-hardware']"))
+                      .isEmpty()
+                  && !d.findElements(By.cssSelector("#filter-kind option[value='appliance']"))
+                      .isEmpty()
+                  && !d.findElements(By.cssSelector("#filter-kind option[value='xid']")).isEmpty());
     } finally {
       for (String id : faults) {
         bulwark.send("DELETE", bulwark.simUrl("/sim/faults/" + id), null);

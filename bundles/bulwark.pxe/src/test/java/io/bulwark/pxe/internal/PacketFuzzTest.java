@@ -34,7 +34,7 @@ class PacketFuzzTest {
     return responder;
   }
 
-  @FuzzTest(maxDuration = "30s")
+  @FuzzTest(maxDuration = "20s")
   void dhcp(byte[] data) {
     DhcpPacket p;
     try {
@@ -53,7 +53,7 @@ class PacketFuzzTest {
     }
   }
 
-  @FuzzTest(maxDuration = "30s")
+  @FuzzTest(maxDuration = "20s")
   void tftp(byte[] data) {
     try {
       int op = TftpPacket.opcode(data, data.length);

@@ -34,7 +34,7 @@ class UpdateFuzzTest {
     return keys;
   }
 
-  @FuzzTest(maxDuration = "30s")
+  @FuzzTest(maxDuration = "20s")
   void manifest(byte[] data) {
     UpdateManifest m;
     try {
@@ -47,7 +47,7 @@ class UpdateFuzzTest {
     }
   }
 
-  @FuzzTest(maxDuration = "30s")
+  @FuzzTest(maxDuration = "20s")
   void pkg(byte[] data) throws IOException {
     UpdateKeys trusted = keys();
     Path file = dir.resolve("input.bwu");
