@@ -87,10 +87,7 @@ final class DcgmSampleFiler implements SeriesSink {
   private int ignored;
   private int blanks;
   private String firstBlank;
-  private SeriesRing[] stagedRings = new SeriesRing[256];
-  private long[] stagedTimes = new long[256];
-  private double[] stagedValues = new double[256];
-  private int staged;
+  private final StagedSamples staged = new StagedSamples();
   private boolean sawDcgm3Names;
   private boolean sawDcgm4Names;
 
@@ -121,7 +118,7 @@ final class DcgmSampleFiler implements SeriesSink {
     ignored = 0;
     blanks = 0;
     firstBlank = null;
-    staged = 0;
+    staged.clear();
     sawDcgm3Names = false;
     sawDcgm4Names = false;
     newThisPage = 0;
@@ -231,7 +228,7 @@ final class DcgmSampleFiler implements SeriesSink {
 
   private void dropped(ExpositionLine line, String metric, int gpu) {
     if (firstDropped == null) {
-      String host = hostname(line);
+      String host = NodeNaming.hostname(line);
       firstDropped =
           metric
               + "{"
@@ -251,22 +248,6 @@ final class DcgmSampleFiler implements SeriesSink {
   private static String labelOrNull(ExpositionLine line, String label) {
     String value = line.labelValue(label);
     return value == null || DcgmBlanks.isBlank(value) ? null : value;
-  }
-
-  /**
-   * Returns the line's host name: its {@code hostname} label, else its {@code Hostname} label; null
-   * if it has neither or the one it has is a DCGM string blank.
-   */
-  private static String hostname(ExpositionLine line) {
-    int index = line.labelIndex(NodeNaming.HOSTNAME_LABEL);
-    if (index < 0) {
-      index = line.labelIndex(NodeNaming.OLD_HOSTNAME_LABEL);
-    }
-    if (index < 0) {
-      return null;
-    }
-    String value = line.labelValue(index);
-    return DcgmBlanks.isBlank(value) ? null : value;
   }
 
   @Override
@@ -293,29 +274,7 @@ final class DcgmSampleFiler implements SeriesSink {
     if (series.gpu >= 0) {
       series.node.noteGpu(series.gpu, series.gpuRecord, series.hasUuidLabel);
     }
-    if (staged == stagedRings.length) {
-      int grown = staged * 2;
-      stagedRings = Arrays.copyOf(stagedRings, grown);
-      stagedTimes = Arrays.copyOf(stagedTimes, grown);
-      stagedValues = Arrays.copyOf(stagedValues, grown);
-    }
-    stagedRings[staged] = series.ring;
-    stagedTimes[staged] = timestamp;
-    stagedValues[staged] = value;
-    staged++;
-  }
-
-  /** Writes the page's staged samples to their series. */
-  private void commit() {
-    for (int i = 0; i < staged; i++) {
-      if (stagedRings[i].append(stagedTimes[i], stagedValues[i])) {
-        filed++;
-      } else {
-        outOfOrder++;
-      }
-      stagedRings[i] = null;
-    }
-    staged = 0;
+    staged.add(series.ring, timestamp, value);
   }
 
   /**
@@ -323,8 +282,7 @@ final class DcgmSampleFiler implements SeriesSink {
    * refused.
    */
   public void abort() {
-    Arrays.fill(stagedRings, 0, staged, null);
-    staged = 0;
+    staged.clear();
     pageNodes.clear();
   }
 
@@ -335,7 +293,8 @@ final class DcgmSampleFiler implements SeriesSink {
    * null if none.
    */
   public NodeId finish() {
-    commit();
+    filed += staged.commit();
+    outOfOrder += staged.outOfOrder();
     if (pageNodes.isEmpty()) {
       NodeId known = previousNode != null ? previousNode : targetNode;
       if (store.existingNode(known) == null) {
@@ -531,7 +490,7 @@ final class DcgmSampleFiler implements SeriesSink {
    * TargetLimits#maxNodesPerTarget()}.
    */
   private PageNode pageNode(ExpositionLine line) {
-    String hostname = hostname(line);
+    String hostname = NodeNaming.hostname(line);
     if (currentKnown && Objects.equals(hostname, lastHostname)) {
       return current;
     }

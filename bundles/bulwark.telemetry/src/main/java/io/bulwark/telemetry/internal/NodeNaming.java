@@ -2,6 +2,8 @@ package io.bulwark.telemetry.internal;
 
 import io.bulwark.api.fleet.NodeId;
 import io.bulwark.api.telemetry.ScrapeTarget;
+import io.bulwark.lib.exposition.DcgmBlanks;
+import io.bulwark.lib.exposition.ExpositionLine;
 
 /**
  * Decides which node a scraped sample belongs to: dcgm-exporter's {@code hostname} label (its
@@ -21,6 +23,22 @@ final class NodeNaming {
   static final String NODE_LABEL = "node";
 
   private NodeNaming() {}
+
+  /**
+   * Returns the line's host name: its {@code hostname} label, else its {@code Hostname} label; null
+   * if it has neither or the one it has is a DCGM string blank.
+   */
+  static String hostname(ExpositionLine line) {
+    int index = line.labelIndex(HOSTNAME_LABEL);
+    if (index < 0) {
+      index = line.labelIndex(OLD_HOSTNAME_LABEL);
+    }
+    if (index < 0) {
+      return null;
+    }
+    String value = line.labelValue(index);
+    return DcgmBlanks.isBlank(value) ? null : value;
+  }
 
   /** Returns the node of {@code target}'s samples that carry no {@code Hostname} label. */
   static NodeId forTarget(ScrapeTarget target) {
